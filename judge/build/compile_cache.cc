@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+#include "judge/build/compile_cache.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+
+#include "judge/util/fs.h"
+#include "judge/util/json_fields.h"
+#include "judge/util/sha256.h"
+
+namespace judge {
+namespace fs = std::filesystem;
+
+std::string CompileCacheKey(const std::string& compiler_identity, const std::vector<std::string>& flags,
+                            const std::string& target, const std::string& source) {
+  Sha256 h;
+  // Each input is tagged and length-delimited so no two different inputs can collide by concatenation.
+  auto add = [&h](const std::string& tag, const std::string& value) {
+    h.Update(tag + ":" + std::to_string(value.size()) + ":");
+    h.Update(value);
+  };
+  add("prefix", kCacheKeyPrefix);
+  add("compiler", compiler_identity);
+  for (const auto& f : flags) add("flag", f);
+  add("target", target);
+  add("source", source);
+  return h.HexDigest();
+}
+
+CompileCache::CompileCache(std::string dir) : dir_(std::move(dir)) {}
+
+std::string CompileCache::DefaultDir() {
+  if (const char* d = std::getenv("JUDGE_CACHE_DIR"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/gpu-judge";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/gpu-judge";
+  return "/tmp/gpu-judge-cache";
+}
+
+std::string CompileCache::EntryBase(const std::string& key) const {
+  return (fs::path(dir_) / "v1" / key.substr(0, 2) / key).string();
+}
+
+Expected<BuildOutcome> CompileCache::Lookup(const std::string& key) const {
+  std::string base = EntryBase(key);
+  std::error_code ec;
+  if (!fs::exists(base + ".json", ec)) return MakeError(ErrorCode::kIo, "miss");
+  auto meta = ParseJsonFile(base + ".json");
+  if (!meta || !meta->is_object()) return MakeError(ErrorCode::kIo, "corrupt cache entry");
+  BuildOutcome out;
+  out.ok = meta->value("ok", false);
+  out.log = meta->value("log", "");
+  out.compile_seconds = meta->value("compile_seconds", 0.0);
+  out.cache_hit = true;
+  out.key = key;
+  if (out.ok) {
+    out.library_path = base + ".so";
+    if (!fs::exists(out.library_path, ec)) return MakeError(ErrorCode::kIo, "cache entry lost its library");
+  }
+  return out;
+}
+
+Expected<BuildOutcome> CompileCache::Build(Compiler& compiler, const std::string& source_path,
+                                           const std::string& target, double timeout_seconds) {
+  auto start = std::chrono::steady_clock::now();
+  auto source = ReadFile(source_path);
+  if (!source) return source.error();
+  auto identity = compiler.Identity();
+  if (!identity) return identity.error();
+  std::string key = CompileCacheKey(*identity, compiler.Flags(target), target, *source);
+  Expected<BuildOutcome> out = dir_.empty() ? Expected<BuildOutcome>(MakeError(ErrorCode::kIo, "no cache"))
+                                            : Lookup(key);
+  if (!out) out = CompileAndPublish(compiler, source_path, target, timeout_seconds, key);
+  if (out) {
+    out->flags = compiler.Flags(target);
+    out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  return out;
+}
+
+Expected<BuildOutcome> CompileCache::CompileAndPublish(Compiler& compiler, const std::string& source_path,
+                                                       const std::string& target, double timeout_seconds,
+                                                       const std::string& key) {
+  std::string root = dir_.empty() ? fs::temp_directory_path().string() + "/gpu-judge-build" : dir_ + "/tmp";
+  auto tmp = MakeTempDir(root, "build-");
+  if (!tmp) return tmp.error();
+  std::string lib = *tmp + "/lib.so";
+  auto result = compiler.Compile(source_path, lib, target, timeout_seconds);
+  if (!result) { RemoveTree(*tmp); return result.error(); }
+  BuildOutcome out;
+  out.key = key;
+  out.ok = result->Succeeded();
+  out.timed_out = result->timed_out;
+  out.log = result->output + (result->output_truncated ? "\n[compiler output truncated]\n" : "");
+  if (result->timed_out) out.log += "\ncompilation exceeded " + std::to_string(int(timeout_seconds)) + " s and was stopped\n";
+  out.compile_seconds = result->seconds;
+  if (dir_.empty()) {
+    out.library_path = lib;  // the caller's temp folder now; not removed
+    return out;
+  }
+  std::string base = EntryBase(key);
+  if (auto st = MakeDirs(fs::path(base).parent_path().string()); !st) return st.error();
+  if (out.ok) {
+    if (auto st = RenameAtomic(lib, base + ".so"); !st) return st.error();
+    out.library_path = base + ".so";
+  }
+  // A timeout says nothing certain about the source, so it is not cached.
+  if (!out.timed_out) {
+    Json meta = {{"ok", out.ok}, {"log", out.log}, {"compile_seconds", out.compile_seconds},
+                 {"compiler", compiler.Name()}, {"target", target}, {"source", source_path}};
+    if (auto st = WriteFileAtomic(base + ".json", meta.dump(1)); !st) return st.error();
+  }
+  RemoveTree(*tmp);
+  return out;
+}
+
+}  // namespace judge

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "judge/build/compiler.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <regex>
+
+namespace judge {
+namespace {
+
+std::string LocateNvcc() {
+  if (const char* env = std::getenv("NVCC"); env && *env) return env;
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
+    if (const char* home = std::getenv(var); home && *home) {
+      std::string p = std::string(home) + "/bin/nvcc";
+      if (::access(p.c_str(), X_OK) == 0) return p;
+    }
+  }
+  if (auto p = FindOnPath("nvcc"); !p.empty()) return p;
+  if (::access("/usr/local/cuda/bin/nvcc", X_OK) == 0) return "/usr/local/cuda/bin/nvcc";
+  return "";
+}
+
+Expected<std::string> VersionBanner(const std::string& path, const std::string& what) {
+  auto r = RunProcess({path, "--version"}, ProcessOptions{30, 16 * 1024, ""});
+  if (!r) return r.error();
+  if (!r->Succeeded()) return MakeError(ErrorCode::kSubprocess, what + " --version failed: " + r->output);
+  return path + "\n" + r->output;
+}
+
+}  // namespace
+
+std::string ArchForComputeCapability(int major, int minor) {
+  return "sm_" + std::to_string(major) + std::to_string(minor);
+}
+
+NvccCompiler::NvccCompiler(std::string nvcc_path) : path_(nvcc_path.empty() ? LocateNvcc() : std::move(nvcc_path)) {}
+
+Expected<std::string> NvccCompiler::Identity() {
+  if (path_.empty())
+    return MakeError(ErrorCode::kSubprocess,
+                     "nvcc not found: install the CUDA Toolkit, or point $CUDA_HOME (or $NVCC) at it "
+                     "(looked in $NVCC, $CUDA_HOME/bin, PATH and /usr/local/cuda/bin)");
+  if (identity_.empty()) {
+    auto banner = VersionBanner(path_, "nvcc");
+    if (!banner) return banner.error();
+    identity_ = *banner;
+  }
+  return identity_;
+}
+
+std::string NvccCompiler::ReleaseVersion() {
+  auto id = Identity();
+  if (!id) return "unknown";
+  std::smatch m;
+  static const std::regex kRelease("release ([0-9]+\\.[0-9]+)");
+  return std::regex_search(*id, m, kRelease) ? m[1].str() : "unknown";
+}
+
+std::vector<std::string> NvccCompiler::Flags(const std::string& target) const {
+  std::string cc = target.substr(target.find('_') + 1);  // "sm_90" -> "90"
+  // Machine code for the present GPU plus its PTX; -cudart shared so the submission and the
+  // worker share one CUDA runtime (one error state, one set of pointers).
+  return {"-O3", "-std=c++17", "-lineinfo", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared",
+          "--generate-code=arch=compute_" + cc + ",code=[compute_" + cc + ",sm_" + cc + "]"};
+}
+
+Expected<ProcessResult> NvccCompiler::Compile(const std::string& source, const std::string& output,
+                                              const std::string& target, double timeout_seconds) {
+  auto id = Identity();
+  if (!id) return id.error();
+  std::vector<std::string> argv = {path_};
+  for (auto& f : Flags(target)) argv.push_back(f);
+  argv.insert(argv.end(), {"-x", "cu", source, "-o", output});
+  return RunProcess(argv, ProcessOptions{timeout_seconds, 256 * 1024, ""});
+}
+
+HostCompiler::HostCompiler(std::vector<std::string> extra_flags) : extra_flags_(std::move(extra_flags)) {
+  const char* cxx = std::getenv("CXX");
+  path_ = FindOnPath(cxx && *cxx ? cxx : "c++");
+}
+
+Expected<std::string> HostCompiler::Identity() {
+  if (path_.empty()) return MakeError(ErrorCode::kSubprocess, "no host C++ compiler found (set $CXX or install g++)");
+  if (identity_.empty()) {
+    auto banner = VersionBanner(path_, "c++");
+    if (!banner) return banner.error();
+    identity_ = *banner;
+  }
+  return identity_;
+}
+
+std::vector<std::string> HostCompiler::Flags(const std::string&) const {
+  std::vector<std::string> flags = {"-O2", "-std=c++17", "-fPIC", "-shared"};
+  flags.insert(flags.end(), extra_flags_.begin(), extra_flags_.end());
+  return flags;
+}
+
+Expected<ProcessResult> HostCompiler::Compile(const std::string& source, const std::string& output,
+                                              const std::string& target, double timeout_seconds) {
+  auto id = Identity();
+  if (!id) return id.error();
+  std::vector<std::string> argv = {path_};
+  for (auto& f : Flags(target)) argv.push_back(f);
+  argv.insert(argv.end(), {"-x", "c++", source, "-o", output});
+  return RunProcess(argv, ProcessOptions{timeout_seconds, 256 * 1024, ""});
+}
+
+}  // namespace judge

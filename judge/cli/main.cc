@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+// The `judge` command: run | build | list | version, and the hidden `__worker` the judge starts
+// for itself (the only process that ever loads submission code).
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <cxxopts.hpp>
+#include <spdlog/spdlog.h>
+
+#include "judge/build/compile_cache.h"
+#include "judge/cli/run_pipeline.h"
+#include "judge/problem/problem.h"
+#include "judge/report/reporter.h"
+#include "judge/testcase/testcase.h"
+#include "judge/util/fs.h"
+#include "judge/worker/worker_main.h"
+
+namespace {
+
+using judge::ErrorCode;
+using judge::ExitCode;
+
+std::atomic<bool> g_interrupted{false};
+
+void OnSignal(int) { g_interrupted = true; }
+
+void InstallSignalHandlers() {
+  struct sigaction sa {};
+  sa.sa_handler = OnSignal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);  // a dead worker must not kill the judge through its pipe
+}
+
+const char* kUsage =
+    "usage: judge <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run FILE       judge one submission (.cu, or a prebuilt .so) and print its report\n"
+    "  build FILE     compile a submission and check its entry point, without running it\n"
+    "  list           list the problems and their testcases\n"
+    "  version        print the judge's version\n"
+    "\n"
+    "`judge <command> --help` shows the command's options.\n";
+
+int ExitFor(const judge::Error& e) {
+  std::cerr << "error: " << e.message << "\n";
+  switch (e.code) {
+    case ErrorCode::kUsage:
+    case ErrorCode::kBadInput: return int(ExitCode::kUsage);
+    case ErrorCode::kNoDevice: return int(ExitCode::kNoDevice);
+    default: return int(ExitCode::kInternalError);
+  }
+}
+
+std::vector<std::string> SplitCommas(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+void AddCommonOptions(cxxopts::Options& opts) {
+  opts.add_options()
+      ("problem", "problem name (a folder of problems/)", cxxopts::value<std::string>()->default_value("reduction"))
+      ("root", "folder holding problems/ and testcases/ (default: found from the current folder)", cxxopts::value<std::string>())
+      ("device", "cuda, or host for the GPU-less test double (host submissions are .cc files)", cxxopts::value<std::string>()->default_value("cuda"))
+      ("arch", "GPU target, e.g. sm_90 (default: the present GPU's)", cxxopts::value<std::string>())
+      ("cache-dir", "compile cache folder (default: $JUDGE_CACHE_DIR or ~/.cache/gpu-judge)", cxxopts::value<std::string>())
+      ("no-cache", "always recompile")
+      ("v,verbose", "log what the judge does")
+      ("h,help", "show this help");
+}
+
+std::string CacheDir(const cxxopts::ParseResult& args) {
+  if (args.count("no-cache")) return "";
+  return args.count("cache-dir") ? args["cache-dir"].as<std::string>() : judge::CompileCache::DefaultDir();
+}
+
+
+}  // namespace
+
+namespace {
+
+judge::Expected<cxxopts::ParseResult> ParseArgs(cxxopts::Options& opts, int argc, char** argv) {
+  try {
+    return opts.parse(argc, argv);
+  } catch (const std::exception& e) {
+    return judge::MakeError(ErrorCode::kUsage, std::string(e.what()) + " (see `" + opts.program() + " --help`)");
+  }
+}
+
+std::string Positional(const cxxopts::ParseResult& args) {
+  if (!args.count("file")) return "";
+  auto files = args["file"].as<std::vector<std::string>>();
+  return files.empty() ? "" : files.front();
+}
+
+void PrintProgress(size_t i, size_t n, const judge::CaseResult& r) {
+  std::fprintf(stderr, "[%3zu/%zu] %-26s %-4s %s\n", i + 1, n, r.name.c_str(),
+               std::string(judge::VerdictShort(r.verdict)).c_str(), judge::FormatMs(r.event.median).c_str());
+}
+
+int CmdRun(int argc, char** argv) {
+  cxxopts::Options opts("judge run", "Judge one submission against the problem's testcases.");
+  AddCommonOptions(opts);
+  opts.add_options()
+      ("cases", "only cases whose name contains one of these (comma separated), or of these kinds", cxxopts::value<std::string>())
+      ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
+      ("format", "what to print on stdout: text, json, or text,json", cxxopts::value<std::string>()->default_value("text"))
+      ("out", "also write the JSON report to this file", cxxopts::value<std::string>())
+      ("call-timeout", "seconds one solve() call may take (default: the problem's limit)", cxxopts::value<double>())
+      ("q,quiet", "no progress lines on stderr")
+      ("file", "the submission", cxxopts::value<std::vector<std::string>>());
+  opts.parse_positional({"file"});
+  opts.positional_help("FILE");
+  auto args = ParseArgs(opts, argc, argv);
+  if (!args) return ExitFor(args.error());
+  if (args->count("help")) { std::cout << opts.help() << "\n"; return 0; }
+  std::string file = Positional(*args);
+  if (file.empty()) return ExitFor(judge::MakeError(ErrorCode::kUsage, "judge run needs a submission file, e.g. `judge run submissions/06_warp_unroll.cu`"));
+
+  judge::ReporterMultiplex reporters;
+  bool color = ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+  for (const auto& f : SplitCommas((*args)["format"].as<std::string>())) {
+    auto r = judge::MakeReporter(f, color && f == "text");
+    if (!r) return ExitFor(judge::MakeError(ErrorCode::kUsage, "unknown --format \"" + f + "\" (expected text or json)"));
+    reporters.Add(std::move(r), &std::cout);
+  }
+  std::ofstream out_file;
+  if (args->count("out")) {
+    out_file.open((*args)["out"].as<std::string>());
+    if (!out_file) return ExitFor(judge::MakeError(ErrorCode::kUsage, "cannot write --out " + (*args)["out"].as<std::string>()));
+    reporters.Add(std::make_unique<judge::JsonReporter>(), &out_file);
+  }
+
+  judge::RunOptions o;
+  o.submission = file;
+  o.problem = (*args)["problem"].as<std::string>();
+  o.root = args->count("root") ? (*args)["root"].as<std::string>() : judge::LocateRoot(judge::ExecutablePath());
+  if (args->count("testcases")) o.testcases_dir = (*args)["testcases"].as<std::string>();
+  if (args->count("cases")) o.case_filters = SplitCommas((*args)["cases"].as<std::string>());
+  o.device = (*args)["device"].as<std::string>();
+  if (o.device != "cuda" && o.device != "host") return ExitFor(judge::MakeError(ErrorCode::kUsage, "--device must be cuda or host"));
+  if (args->count("arch")) o.arch = (*args)["arch"].as<std::string>();
+  o.cache_dir = CacheDir(*args);
+  if (args->count("call-timeout")) o.call_timeout_seconds = (*args)["call-timeout"].as<double>();
+  o.worker_program = judge::ExecutablePath();
+  o.interrupted = &g_interrupted;
+  if (!args->count("quiet")) {
+    o.on_case_done = PrintProgress;
+    o.on_stage = [](const std::string& s) { std::fprintf(stderr, "%s...\n", s.c_str()); };
+  }
+  auto report = judge::RunSubmission(o);
+  if (!report) {
+    if (report.error().code == ErrorCode::kNoDevice)
+      return ExitFor(judge::MakeError(ErrorCode::kNoDevice,
+          "no usable CUDA GPU: " + report.error().message +
+          "\n`judge run` needs an NVIDIA GPU and its driver (in Docker: `docker run --gpus all ...`)."
+          "\nTo try the judge without a GPU, judge a host submission with --device host (see README)."));
+    return ExitFor(report.error());
+  }
+  if (g_interrupted) report->exit_code = ExitCode::kInterrupted;
+  reporters.Write(*report);
+  return int(report->exit_code);
+}
+
+int CmdBuild(int argc, char** argv) {
+  cxxopts::Options opts("judge build", "Compile a submission and check that it exports the entry point.");
+  AddCommonOptions(opts);
+  opts.add_options()("file", "the submission", cxxopts::value<std::vector<std::string>>());
+  opts.parse_positional({"file"});
+  auto args = ParseArgs(opts, argc, argv);
+  if (!args) return ExitFor(args.error());
+  if (args->count("help")) { std::cout << opts.help() << "\n"; return 0; }
+  std::string file = Positional(*args);
+  if (file.empty()) return ExitFor(judge::MakeError(ErrorCode::kUsage, "judge build needs a source file"));
+  std::string root = args->count("root") ? (*args)["root"].as<std::string>() : judge::LocateRoot(judge::ExecutablePath());
+  auto problem = judge::LoadProblem(root + "/problems", (*args)["problem"].as<std::string>());
+  if (!problem) return ExitFor(problem.error());
+  std::string arch = args->count("arch") ? (*args)["arch"].as<std::string>() : "";
+  std::string device = (*args)["device"].as<std::string>();
+  if (device == "cuda" && arch.empty()) return ExitFor(judge::MakeError(ErrorCode::kUsage, "judge build needs --arch (e.g. sm_90): it does not look at the GPU"));
+  auto r = judge::BuildOnly(file, device, arch, CacheDir(*args), problem->entry_point, problem->Declaration());
+  if (!r) return ExitFor(r.error());
+  std::cout << r->log;
+  std::cout << (r->ok ? "ok: " + r->library_path + (r->cache_hit ? " (cached)" : "") : "compile error: " + file) << "\n";
+  return r->ok ? 0 : int(ExitCode::kRejected);
+}
+
+int CmdList(int argc, char** argv) {
+  cxxopts::Options opts("judge list", "List problems and testcases.");
+  AddCommonOptions(opts);
+  auto args = ParseArgs(opts, argc, argv);
+  if (!args) return ExitFor(args.error());
+  if (args->count("help")) { std::cout << opts.help() << "\n"; return 0; }
+  std::string root = args->count("root") ? (*args)["root"].as<std::string>() : judge::LocateRoot(judge::ExecutablePath());
+  for (const auto& name : judge::ListProblems(root + "/problems")) {
+    auto problem = judge::LoadProblem(root + "/problems", name);
+    if (!problem) return ExitFor(problem.error());
+    std::cout << name << ": " << problem->title << "\n  " << problem->Declaration() << "\n";
+    auto cases = judge::LoadTestcaseDir(root + "/testcases/" + name, *problem);
+    if (!cases) return ExitFor(cases.error());
+    for (const auto& c : *cases)
+      std::cout << "  " << c.name << "  [" << judge::CaseKindName(c.kind) << "] " << judge::FormatScalars(c.scalars) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == "__worker") return judge::RunWorker(3, 4);
+  InstallSignalHandlers();
+  spdlog::set_level(spdlog::level::warn);
+  if (argc < 2) { std::cerr << kUsage; return int(ExitCode::kUsage); }
+  std::string cmd = argv[1];
+  for (int i = 2; i < argc; ++i)
+    if (std::string(argv[i]) == "-v" || std::string(argv[i]) == "--verbose") spdlog::set_level(spdlog::level::debug);
+  if (cmd == "run") return CmdRun(argc - 1, argv + 1);
+  if (cmd == "build") return CmdBuild(argc - 1, argv + 1);
+  if (cmd == "list") return CmdList(argc - 1, argv + 1);
+  if (cmd == "version" || cmd == "--version") { std::cout << "judge " << judge::kJudgeVersion << "\n"; return 0; }
+  if (cmd == "help" || cmd == "--help" || cmd == "-h") { std::cout << kUsage; return 0; }
+  std::cerr << "error: unknown command \"" << cmd << "\"\n" << kUsage;
+  return int(ExitCode::kUsage);
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+#include "judge/cli/run_pipeline.h"
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+
+#include "judge/build/compile_cache.h"
+#include "judge/build/compiler.h"
+#include "judge/build/elf_symbols.h"
+#include "judge/problem/problem.h"
+#include "judge/problem/reference.h"
+#include "judge/supervise/supervisor.h"
+#include "judge/testcase/testcase.h"
+#include "judge/util/fs.h"
+#include "judge/util/sha256.h"
+
+#ifndef JUDGE_DATA_DIR
+#define JUDGE_DATA_DIR "/usr/local/share/gpu-judge"
+#endif
+
+namespace judge {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool IsRoot(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_directory(p / "problems", ec) && fs::is_directory(p / "testcases", ec);
+}
+
+std::string UtcNow() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::unique_ptr<Compiler> CompilerFor(const std::string& device) {
+  if (device == "host") return std::make_unique<HostCompiler>();
+  return std::make_unique<NvccCompiler>();
+}
+
+std::string TargetFor(const std::string& device, const std::string& arch, const DeviceInfo* info) {
+  if (device == "host") return "host";
+  if (!arch.empty()) return arch;
+  return info ? ArchForComputeCapability(info->cc_major, info->cc_minor) : "sm_90";
+}
+
+// Builds (or fetches) the library and checks its entry point; fills report.build.
+Status Build(const RunOptions& o, const Problem& problem, RunReport& report) {
+  BuildInfo& b = report.build;
+  b.attempted = true;
+  if (ExtensionOf(o.submission) == ".so") {
+    b.prebuilt = true;
+    b.ok = true;
+    b.library_path = fs::absolute(o.submission).string();
+  } else {
+    if (o.on_stage) o.on_stage("compiling");
+    auto compiler = CompilerFor(o.device);
+    b.target = TargetFor(o.device, o.arch, report.device ? &*report.device : nullptr);
+    CompileCache cache(o.cache_dir);
+    auto built = cache.Build(*compiler, o.submission, b.target, problem.limits.compile_seconds);
+    if (!built) return built.error();
+    if (auto* nvcc = dynamic_cast<NvccCompiler*>(compiler.get())) b.compiler = "nvcc " + nvcc->ReleaseVersion();
+    else b.compiler = compiler->Name();
+    b.ok = built->ok;
+    b.cache_hit = built->cache_hit;
+    b.flags = built->flags;
+    b.seconds = built->seconds;
+    b.compile_seconds = built->compile_seconds;
+    b.log = built->log;
+    b.library_path = built->library_path;
+    b.cache_key = built->key;
+    if (!b.ok) {
+      report.message = built->timed_out ? "compilation timed out" : "the submission does not compile (see the diagnostics above)";
+      return Status::Ok();
+    }
+  }
+  auto symbols = ReadExportedFunctions(b.library_path);
+  if (!symbols) { b.ok = false; b.log += symbols.error().message + "\n"; return Status::Ok(); }
+  EntryPointCheck entry = CheckEntryPoint(*symbols, problem.entry_point, problem.Declaration());
+  if (!entry.found) {
+    b.ok = false;
+    b.log += "error: " + entry.message + "\n";
+    report.message = "missing entry point: " + entry.message;
+  }
+  return Status::Ok();
+}
+
+std::vector<Case> FilterCases(std::vector<Case> cases, const std::vector<std::string>& filters) {
+  if (filters.empty()) return cases;
+  std::vector<Case> out;
+  for (auto& c : cases)
+    for (const auto& f : filters)
+      if (c.name.find(f) != std::string::npos || CaseKindName(c.kind) == f) { out.push_back(std::move(c)); break; }
+  return out;
+}
+
+void FailAll(RunReport& report, const std::vector<Case>& cases, Verdict v, const std::string& detail) {
+  for (const auto& c : cases) {
+    CaseResult r;
+    r.name = c.name; r.kind = c.kind; r.scalars = c.scalars; r.note = c.note;
+    r.verdict = v; r.detail = detail;
+    report.cases.push_back(r);
+  }
+}
+
+Status ValidateSubmissionPath(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    return MakeError(ErrorCode::kUsage, "submission not found: " + path +
+                                            " (give the path of a .cu file, e.g. submissions/06_warp_unroll.cu, or a prebuilt .so)");
+  if (fs::is_directory(path, ec))
+    return MakeError(ErrorCode::kUsage, path + " is a directory; `judge run` takes one submission file");
+  std::string ext = ExtensionOf(path);
+  if (ext != ".cu" && ext != ".so" && ext != ".cc" && ext != ".cpp")
+    return MakeError(ErrorCode::kUsage, path + ": expected a .cu source (or .cc/.cpp for --device host, or a prebuilt .so)");
+  return Status::Ok();
+}
+
+void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Case>& cases, Supervisor& supervisor,
+              const Reference& reference, RunReport& report) {
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (o.interrupted && o.interrupted->load()) {
+      FailAll(report, {cases.begin() + long(i), cases.end()}, Verdict::kNotRun, "the run was interrupted before this case");
+      report.message = "interrupted: the remaining cases were not run";
+      return;
+    }
+    CaseResult result;
+    auto expected = reference.Compute(problem, cases[i]);
+    if (!expected) {
+      FailAll(report, {cases[i]}, Verdict::kInternalError, expected.error().message);
+      result = report.cases.back();
+    } else {
+      result = supervisor.RunCase(cases[i], *expected);
+      report.cases.push_back(result);
+    }
+    if (o.on_case_done) o.on_case_done(i, cases.size(), result);
+  }
+}
+
+}  // namespace
+
+std::string LocateRoot(const std::string& executable) {
+  if (const char* env = std::getenv("JUDGE_ROOT"); env && *env) return env;
+  std::error_code ec;
+  for (fs::path start : {fs::current_path(ec), fs::path(executable).parent_path()}) {
+    for (fs::path p = fs::absolute(start, ec); !p.empty(); p = p.parent_path()) {
+      if (IsRoot(p)) return p.string();
+      if (p == p.parent_path()) break;
+    }
+  }
+  return JUDGE_DATA_DIR;
+}
+
+Expected<RunReport> RunSubmission(const RunOptions& o) {
+  auto start = std::chrono::steady_clock::now();
+  RunReport report;
+  report.started_at = UtcNow();
+  report.submission_path = o.submission;
+  report.device_kind = o.device;
+  JUDGE_TRY(ValidateSubmissionPath(o.submission));
+  auto source = ReadFile(o.submission);
+  if (!source) return source.error();
+  report.submission_sha256 = Sha256Hex(*source);
+  auto problem = LoadProblem((fs::path(o.root) / "problems").string(), o.problem);
+  if (!problem) return problem.error();
+  if (o.call_timeout_seconds > 0) problem->limits.call_seconds = o.call_timeout_seconds;
+  report.problem = problem->name;
+  report.tolerance = problem->tolerance;
+  std::string dir = o.testcases_dir.empty() ? (fs::path(o.root) / "testcases" / o.problem).string() : o.testcases_dir;
+  auto all_cases = LoadTestcaseDir(dir, *problem);
+  if (!all_cases) return all_cases.error();
+  std::vector<Case> cases = FilterCases(std::move(*all_cases), o.case_filters);
+  if (cases.empty()) return MakeError(ErrorCode::kUsage, "no testcase matches --cases (see `judge list`)");
+
+  SupervisorConfig config{o.worker_program, o.device, "", 64 * 1024, o.interrupted};
+  {
+    Supervisor probe(*problem, config);
+    auto info = probe.ProbeDevice();
+    if (!info) return info.error();
+    report.device = *info;
+  }
+  if (auto st = Build(o, *problem, report); !st) {
+    report.verdict = Verdict::kInternalError;
+    report.message = "the judge could not build the submission: " + st.error().message;
+    FailAll(report, cases, Verdict::kInternalError, report.message);
+  } else if (!report.build.ok) {
+    FailAll(report, cases, Verdict::kCompileError, report.message.empty() ? "compile error" : report.message);
+  } else {
+    CompileCache ref_cache(o.cache_dir);
+    auto reference = Reference::Load(*problem, ref_cache);
+    if (!reference) {
+      report.message = reference.error().message;
+      FailAll(report, cases, Verdict::kInternalError, reference.error().message);
+    } else {
+      config.library_path = report.build.library_path;
+      Supervisor supervisor(*problem, config);
+      RunCases(o, *problem, cases, supervisor, *reference, report);
+    }
+  }
+  std::vector<Verdict> verdicts;
+  for (const auto& c : report.cases) verdicts.push_back(c.verdict);
+  report.verdict = WorstVerdict(verdicts);
+  report.exit_code = ExitCodeForVerdict(report.verdict);
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+Expected<BuildOnlyResult> BuildOnly(const std::string& source, const std::string& device, const std::string& arch,
+                                    const std::string& cache_dir, const std::string& entry_point,
+                                    const std::string& declaration) {
+  JUDGE_TRY(ValidateSubmissionPath(source));
+  auto compiler = CompilerFor(device);
+  CompileCache cache(cache_dir);
+  auto built = cache.Build(*compiler, source, TargetFor(device, arch, nullptr), 600);
+  if (!built) return built.error();
+  BuildOnlyResult r{built->ok, built->library_path, built->log, built->cache_hit};
+  if (!r.ok) return r;
+  auto symbols = ReadExportedFunctions(r.library_path);
+  if (!symbols) return symbols.error();
+  EntryPointCheck entry = CheckEntryPoint(*symbols, entry_point, declaration);
+  if (!entry.found) { r.ok = false; r.log += "error: " + entry.message + "\n"; }
+  return r;
+}
+
+}  // namespace judge

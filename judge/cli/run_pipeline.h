@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// `judge run`: problem -> testcases -> device probe -> build -> entry-point check -> reference ->
+// cases through the supervisor -> RunReport. Errors that stop the run before anything is judged
+// (bad input, no GPU) come back as Error; everything else is in the report.
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "judge/report/run_report.h"
+#include "judge/util/expected.h"
+
+namespace judge {
+
+struct RunOptions {
+  std::string submission;
+  std::string problem = "reduction";
+  std::string root;            // holds problems/ and testcases/
+  std::string testcases_dir;   // default: <root>/testcases/<problem>
+  std::vector<std::string> case_filters;  // substrings of case names or kinds; empty = all
+  std::string device = "cuda"; // "cuda" | "host" (the test double)
+  std::string arch;            // e.g. "sm_90"; default: the present GPU's
+  std::string cache_dir;       // empty: no cache
+  std::string worker_program;  // the judge executable
+  double call_timeout_seconds = 0;  // > 0 overrides the problem's per-call limit
+  const std::atomic<bool>* interrupted = nullptr;
+  std::function<void(size_t index, size_t total, const CaseResult&)> on_case_done;
+  std::function<void(const std::string&)> on_stage;  // "compiling", ...
+};
+
+// Finds the folder holding problems/ and testcases/: $JUDGE_ROOT, then upwards from the current
+// directory, then upwards from the executable, then the installed data folder.
+std::string LocateRoot(const std::string& executable);
+
+Expected<RunReport> RunSubmission(const RunOptions& options);
+
+// `judge build`: compile only (used by CI to compile every sample without a GPU).
+struct BuildOnlyResult {
+  bool ok = false;
+  std::string library_path;
+  std::string log;
+  bool cache_hit = false;
+};
+Expected<BuildOnlyResult> BuildOnly(const std::string& source, const std::string& device, const std::string& arch,
+                                    const std::string& cache_dir, const std::string& entry_point,
+                                    const std::string& declaration);
+
+}  // namespace judge

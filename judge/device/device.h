@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// What the worker needs from an accelerator. CudaDevice is the real one; HostDevice runs a
+// host-compiled `solve` on host memory so the whole judge (worker, deadlines, crashes, verdicts,
+// reports) is exercised in CI, where there is no GPU.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "judge/util/expected.h"
+
+namespace judge {
+
+struct DeviceInfo {
+  std::string kind;            // "cuda" | "host"
+  std::string name;            // "NVIDIA H200"
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  int64_t l2_bytes = 0;
+  int64_t memory_bytes = 0;
+  std::string driver_version;  // "13.0" (CUDA version the driver supports)
+  std::string runtime_version;
+  double peak_bandwidth_gbps = 0;  // 2 x memory clock x bus width / 8, from device attributes
+  int device_count = 0;
+};
+
+// Times one interval on the device's own clock (CUDA events on the stream the submission uses).
+class IntervalTimer {
+ public:
+  virtual ~IntervalTimer() = default;
+  virtual Status Start() = 0;
+  virtual Status Stop() = 0;
+  virtual Expected<double> ElapsedMs() = 0;  // after Stop() and a synchronize
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual Expected<DeviceInfo> Info() = 0;
+  virtual Expected<void*> Allocate(size_t bytes) = 0;
+  virtual void Free(void* p) = 0;
+  virtual Status CopyToDevice(void* dst, const void* src, size_t bytes) = 0;
+  virtual Status CopyToHost(void* dst, const void* src, size_t bytes) = 0;
+  virtual Status Fill(void* dst, uint8_t byte, size_t bytes) = 0;
+  // Waits for all work and reports any error the submission left behind (launch or async).
+  virtual Status Synchronize() = 0;
+  // Evicts the input from cache before a cold timed call.
+  virtual Status FlushCache() = 0;
+  virtual Expected<std::unique_ptr<IntervalTimer>> CreateTimer() = 0;
+};
+
+// RAII device allocation.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(Device* device, void* ptr, size_t bytes) : device_(device), ptr_(ptr), bytes_(bytes) {}
+  DeviceBuffer(DeviceBuffer&& o) noexcept { *this = std::move(o); }
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    if (this != &o) { Reset(); device_ = o.device_; ptr_ = o.ptr_; bytes_ = o.bytes_; o.ptr_ = nullptr; }
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { Reset(); }
+  void Reset() { if (ptr_) device_->Free(ptr_); ptr_ = nullptr; }
+  void* get() const { return ptr_; }
+  size_t bytes() const { return bytes_; }
+
+  static Expected<DeviceBuffer> Allocate(Device& device, size_t bytes) {
+    auto p = device.Allocate(bytes);
+    if (!p) return p.error();
+    return DeviceBuffer(&device, *p, bytes);
+  }
+
+ private:
+  Device* device_ = nullptr;
+  void* ptr_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+std::unique_ptr<Device> MakeCudaDevice();
+std::unique_ptr<Device> MakeHostDevice();
+// "cuda" or "host"; nullptr for anything else.
+std::unique_ptr<Device> MakeDevice(const std::string& kind);
+
+}  // namespace judge

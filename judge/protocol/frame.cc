@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+#include "judge/protocol/frame.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace judge {
+namespace {
+
+constexpr size_t kPrefix = 12;
+
+void PutLe(std::string& out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(char((v >> (8 * i)) & 0xff));
+}
+
+uint64_t GetLe(const char* p, int bytes) {
+  uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v |= uint64_t(uint8_t(p[i])) << (8 * i);
+  return v;
+}
+
+Status CheckLengths(uint64_t header_len, uint64_t blob_len, uint64_t max_blob) {
+  if (header_len == 0 || header_len > kMaxHeaderBytes)
+    return MakeError(ErrorCode::kProtocol, "frame header length " + std::to_string(header_len) + " out of range");
+  if (blob_len > max_blob)
+    return MakeError(ErrorCode::kProtocol, "frame blob of " + std::to_string(blob_len) + " bytes exceeds " + std::to_string(max_blob));
+  return Status::Ok();
+}
+
+Expected<Json> ParseHeader(const std::string& text) {
+  Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return MakeError(ErrorCode::kProtocol, "frame header is not a JSON object");
+  if (j.value("v", 0) != kProtocolVersion) return MakeError(ErrorCode::kProtocol, "frame has protocol version " + j.value("v", Json(0)).dump());
+  if (!j.contains("type") || !j["type"].is_string()) return MakeError(ErrorCode::kProtocol, "frame header has no \"type\"");
+  return j;
+}
+
+Status ReadExactly(int fd, char* p, size_t n) {
+  while (n > 0) {
+    ssize_t r = ::read(fd, p, n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return MakeError(ErrorCode::kProtocol, r == 0 ? "end of stream" : std::strerror(errno));
+    p += r; n -= size_t(r);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string EncodeFrame(const Json& header, const std::string& blob) {
+  Json h = header;
+  h["v"] = kProtocolVersion;
+  std::string text = h.dump();
+  std::string out;
+  out.reserve(kPrefix + text.size() + blob.size());
+  PutLe(out, text.size(), 4);
+  PutLe(out, blob.size(), 8);
+  return out + text + blob;
+}
+
+Status WriteFrame(int fd, const Json& header, const std::string& blob) {
+  std::string bytes = EncodeFrame(header, blob);
+  const char* p = bytes.data();
+  size_t left = bytes.size();
+  while (left > 0) {
+    ssize_t w = ::write(fd, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return MakeError(ErrorCode::kProtocol, std::string("write: ") + std::strerror(errno));
+    p += w; left -= size_t(w);
+  }
+  return Status::Ok();
+}
+
+Expected<Frame> ReadFrame(int fd, uint64_t max_blob_bytes) {
+  char prefix[kPrefix];
+  JUDGE_TRY(ReadExactly(fd, prefix, kPrefix));
+  uint64_t header_len = GetLe(prefix, 4), blob_len = GetLe(prefix + 4, 8);
+  JUDGE_TRY(CheckLengths(header_len, blob_len, max_blob_bytes));
+  std::string header(header_len, '\0');
+  JUDGE_TRY(ReadExactly(fd, header.data(), header_len));
+  Frame f;
+  f.blob.resize(blob_len);
+  JUDGE_TRY(ReadExactly(fd, f.blob.data(), blob_len));
+  auto parsed = ParseHeader(header);
+  if (!parsed) return parsed.error();
+  f.header = std::move(*parsed);
+  return f;
+}
+
+Status FrameDecoder::Feed(const char* data, size_t size) {
+  if (broken_) return MakeError(ErrorCode::kProtocol, "stream already malformed");
+  buffer_.append(data, size);
+  auto st = Parse();
+  if (!st) broken_ = true;
+  return st;
+}
+
+Status FrameDecoder::Parse() {
+  while (buffer_.size() >= kPrefix) {
+    uint64_t header_len = GetLe(buffer_.data(), 4), blob_len = GetLe(buffer_.data() + 4, 8);
+    JUDGE_TRY(CheckLengths(header_len, blob_len, max_blob_));
+    if (buffer_.size() < kPrefix + header_len + blob_len) return Status::Ok();
+    auto header = ParseHeader(buffer_.substr(kPrefix, header_len));
+    if (!header) return header.error();
+    frames_.push_back(Frame{std::move(*header), buffer_.substr(kPrefix + header_len, blob_len)});
+    buffer_.erase(0, kPrefix + header_len + blob_len);
+  }
+  return Status::Ok();
+}
+
+Frame FrameDecoder::Pop() {
+  Frame f = std::move(frames_.front());
+  frames_.pop_front();
+  return f;
+}
+
+}  // namespace judge

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "judge/report/reporter.h"
+
+namespace judge {
+namespace {
+
+RunReport Sample() {
+  RunReport r;
+  r.started_at = "2026-11-30T00:00:00Z";
+  r.submission_path = "submissions/01_atomic.cu";
+  r.submission_sha256 = std::string(64, 'a');
+  r.problem = "reduction";
+  DeviceInfo d;
+  d.kind = "cuda";
+  d.name = "NVIDIA H200";
+  d.cc_major = 9;
+  r.device = d;
+  r.build.attempted = r.build.ok = true;
+  r.build.compiler = "nvcc 13.0";
+  r.build.target = "sm_90";
+  CaseResult ok;
+  ok.name = "perf_4m";
+  ok.kind = CaseKind::kPerformance;
+  ok.scalars = {{"N", 4194304}};
+  ok.verdict = Verdict::kAccepted;
+  ok.event = Summarize({0.0196, 0.0197, 0.0195});
+  ok.gbps = 856;
+  CheckResult pass;
+  pass.passed = true;
+  pass.tolerance_used = 0.12;
+  ok.check = pass;
+  CaseResult wa = ok;
+  wa.name = "lc8_uniform_15m";
+  wa.kind = CaseKind::kFunctional;
+  wa.verdict = Verdict::kWrongAnswer;
+  wa.detail = "output[0] = 7.49e9, expected 7.5e9";
+  CheckResult nan;
+  nan.got = std::nan("");
+  nan.tolerance_used = INFINITY;
+  wa.check = nan;
+  r.cases = {ok, wa};
+  r.verdict = Verdict::kWrongAnswer;
+  r.exit_code = ExitCode::kRejected;
+  return r;
+}
+
+TEST(JsonReport, CarriesSchemaAndEveryCase) {
+  Json j = ReportToJson(Sample());
+  EXPECT_EQ(j["schema"], "gpu-judge.report");
+  EXPECT_EQ(j["schema_version"], kReportSchemaVersion);
+  EXPECT_EQ(j["judge_version"], kJudgeVersion);
+  EXPECT_EQ(j["verdict"], "WA");
+  EXPECT_EQ(j["verdict_code"], 1);
+  EXPECT_EQ(j["exit_code"], 1);
+  EXPECT_EQ(j["device"]["name"], "NVIDIA H200");
+  EXPECT_EQ(j["submission"]["sha256"], std::string(64, 'a'));
+  ASSERT_EQ(j["cases"].size(), 2u);
+  EXPECT_NEAR(j["cases"][0]["timing"]["device"]["median_ms"].get<double>(), 0.0196, 1e-12);
+  EXPECT_EQ(j["cases"][0]["timing"]["device"]["samples"], 3);
+  EXPECT_EQ(j["summary"]["by_verdict"]["WA"], 1);
+  // NaN has no JSON spelling: it must come out as null, and the document must stay parseable.
+  EXPECT_TRUE(j["cases"][1]["check"]["got"].is_null());
+  EXPECT_NO_THROW(Json::parse(j.dump()));
+}
+
+TEST(TextReport, TableAndSummary) {
+  std::ostringstream out;
+  TextReporter().Write(Sample(), out);
+  std::string s = out.str();
+  EXPECT_NE(s.find("NVIDIA H200 (sm_90"), std::string::npos) << s;
+  EXPECT_NE(s.find("perf_4m"), std::string::npos);
+  EXPECT_NE(s.find("19.60 us"), std::string::npos) << s;
+  EXPECT_NE(s.find("856"), std::string::npos);
+  EXPECT_NE(s.find("NaN/Inf"), std::string::npos);
+  EXPECT_NE(s.find("lc8_uniform_15m: WA (wrong answer) - output[0]"), std::string::npos) << s;
+  EXPECT_NE(s.find("result: WA (wrong answer), 1/2 cases accepted"), std::string::npos) << s;
+}
+
+TEST(TextReport, CompileErrorShowsTheDiagnostics) {
+  RunReport r = Sample();
+  r.build.ok = false;
+  r.build.log = "a.cu(3): error: expected a \";\"\n";
+  std::ostringstream out;
+  TextReporter().Write(r, out);
+  EXPECT_NE(out.str().find("a.cu(3): error"), std::string::npos);
+}
+
+TEST(Multiplex, WritesEveryFormat) {
+  std::ostringstream a, b;
+  ReporterMultiplex m;
+  m.Add(MakeReporter("text", false), &a);
+  m.Add(MakeReporter("json", false), &b);
+  m.Write(Sample());
+  EXPECT_NE(a.str().find("result:"), std::string::npos);
+  EXPECT_EQ(Json::parse(b.str())["verdict"], "WA");
+  EXPECT_EQ(MakeReporter("yaml", false), nullptr);
+}
+
+TEST(Format, HumanQuantities) {
+  EXPECT_EQ(FormatMs(0.0196), "19.60 us");
+  EXPECT_EQ(FormatMs(7.4), "7.40 ms");
+  EXPECT_EQ(FormatMs(2800), "2.80 s");
+  EXPECT_EQ(FormatCount(100000000), "100,000,000");
+  EXPECT_EQ(FormatScalars({{"N", 4194304}}), "N=4,194,304");
+}
+
+}  // namespace
+}  // namespace judge

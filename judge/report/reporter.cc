@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#include "judge/report/reporter.h"
+
+#include <cstdio>
+
+namespace judge {
+
+const CaseResult* RunReport::PrimaryPerformanceCase() const {
+  for (const auto& c : cases)
+    if (c.kind == CaseKind::kPerformance) return &c;
+  return nullptr;
+}
+
+std::unique_ptr<Reporter> MakeReporter(const std::string& format, bool color) {
+  if (format == "text") return std::make_unique<TextReporter>(color);
+  if (format == "json") return std::make_unique<JsonReporter>();
+  return nullptr;
+}
+
+void ReporterMultiplex::Write(const RunReport& report) const {
+  for (const auto& [reporter, out] : sinks_) {
+    reporter->Write(report, *out);
+    out->flush();
+  }
+}
+
+std::string FormatMs(double ms) {
+  char buf[32];
+  if (ms <= 0) return "-";
+  if (ms < 1) std::snprintf(buf, sizeof buf, "%.2f us", ms * 1e3);
+  else if (ms < 1000) std::snprintf(buf, sizeof buf, "%.2f ms", ms);
+  else std::snprintf(buf, sizeof buf, "%.2f s", ms / 1e3);
+  return buf;
+}
+
+std::string FormatCount(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (n < 0 ? "-" : "") + out;
+}
+
+std::string FormatScalars(const ScalarValues& s) {
+  std::string out;
+  for (const auto& [k, v] : s) out += (out.empty() ? "" : " ") + k + "=" + FormatCount(v);
+  return out;
+}
+
+}  // namespace judge

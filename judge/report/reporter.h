@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// One Reporter per output format (nvbench's printers); ReporterMultiplex fans one report out to
+// several destinations, e.g. a table on stdout and JSON in a file.
+#include <memory>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "judge/report/run_report.h"
+#include "judge/util/json_fields.h"
+
+namespace judge {
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual std::string Format() const = 0;
+  virtual void Write(const RunReport& report, std::ostream& out) const = 0;
+};
+
+class TextReporter : public Reporter {
+ public:
+  explicit TextReporter(bool color = false) : color_(color) {}
+  std::string Format() const override { return "text"; }
+  void Write(const RunReport& report, std::ostream& out) const override;
+
+ private:
+  bool color_;
+};
+
+class JsonReporter : public Reporter {
+ public:
+  std::string Format() const override { return "json"; }
+  void Write(const RunReport& report, std::ostream& out) const override;
+};
+
+// The JSON document (schema "gpu-judge.report", version kReportSchemaVersion).
+Json ReportToJson(const RunReport& report);
+
+// nullptr for an unknown format name.
+std::unique_ptr<Reporter> MakeReporter(const std::string& format, bool color);
+
+class ReporterMultiplex {
+ public:
+  void Add(std::unique_ptr<Reporter> reporter, std::ostream* out) { sinks_.emplace_back(std::move(reporter), out); }
+  void Write(const RunReport& report) const;
+  bool empty() const { return sinks_.empty(); }
+
+ private:
+  std::vector<std::pair<std::unique_ptr<Reporter>, std::ostream*>> sinks_;
+};
+
+// Human-readable quantities shared by the text formats.
+std::string FormatMs(double ms);          // "19.62 us", "7.40 ms", "2.80 s"
+std::string FormatCount(int64_t n);       // "4,194,304"
+std::string FormatScalars(const ScalarValues& s);  // "N=4,194,304"
+
+}  // namespace judge

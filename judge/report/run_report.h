@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The in-memory result of one `judge run`. Every output format is rendered from this, never by
+// re-parsing another format's text.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "judge/check/tolerance_check.h"
+#include "judge/core/verdict.h"
+#include "judge/device/device.h"
+#include "judge/measure/sample_stats.h"
+#include "judge/testcase/testcase.h"
+
+namespace judge {
+
+inline constexpr const char* kJudgeVersion = "0.1.0";
+inline constexpr int kReportSchemaVersion = 1;
+
+struct CaseResult {
+  std::string name;
+  CaseKind kind = CaseKind::kFunctional;
+  std::string note;
+  ScalarValues scalars;
+  Verdict verdict = Verdict::kNotRun;
+  std::string detail;                     // why, for anything but a plain AC
+  std::optional<CheckResult> check;       // the first (untimed) call's output
+  std::optional<CheckResult> timed_check; // the last timed call's output
+  SampleStats event;                      // device time per call, ms
+  SampleStats wall;                       // host wall time per call incl. sync, ms
+  int warmup_calls = 0;
+  int64_t min_bytes = 0;                  // bytes the problem must move
+  double gbps = 0;                        // min_bytes / median event time
+  double seconds = 0;                     // wall time the judge spent on the case
+  std::string worker_stdout, worker_stderr;
+  bool output_truncated = false;
+};
+
+struct BuildInfo {
+  bool attempted = false;
+  bool ok = false;
+  bool prebuilt = false;       // a .so was given
+  bool cache_hit = false;
+  std::string compiler;        // "nvcc 13.0"
+  std::string target;          // "sm_90"
+  std::vector<std::string> flags;
+  double seconds = 0;          // this run's build step
+  double compile_seconds = 0;  // the original compile
+  std::string log;
+  std::string library_path;
+  std::string cache_key;
+};
+
+struct RunReport {
+  std::string judge_version = kJudgeVersion;
+  std::string started_at;      // ISO 8601, UTC
+  double seconds = 0;
+  std::string submission_path;
+  std::string submission_sha256;
+  std::string problem;
+  Tolerance tolerance;
+  std::string device_kind;
+  std::optional<DeviceInfo> device;
+  BuildInfo build;
+  std::vector<CaseResult> cases;
+  Verdict verdict = Verdict::kNotRun;
+  ExitCode exit_code = ExitCode::kInternalError;
+  std::string message;         // a run-level explanation (CE log summary, IE cause, interruption)
+  std::vector<std::string> warnings;
+  const CaseResult* PrimaryPerformanceCase() const;  // first performance case, if any
+};
+
+}  // namespace judge

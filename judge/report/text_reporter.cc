@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "judge/report/reporter.h"
+
+namespace judge {
+namespace {
+
+std::string Pct(double used) {
+  if (!std::isfinite(used)) return "NaN/Inf";
+  char buf[32];
+  if (used >= 100) std::snprintf(buf, sizeof buf, "%.3g x", used);  // far over: say how many times
+  else std::snprintf(buf, sizeof buf, "%.1f%%", used * 100);
+  return buf;
+}
+
+std::string Gbps(double g) {
+  if (g <= 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, g < 10 ? "%.2f" : "%.0f", g);
+  return buf;
+}
+
+std::string Paint(const std::string& s, Verdict v, bool color) {
+  if (!color) return s;
+  const char* code = v == Verdict::kAccepted ? "32" : v == Verdict::kInternalError ? "35" : "31";
+  return std::string("\033[") + code + "m" + s + "\033[0m";
+}
+
+std::string Row(const std::vector<std::string>& cols, const std::vector<int>& widths) {
+  std::string line;
+  for (size_t i = 0; i < cols.size(); ++i) {
+    std::string c = cols[i];
+    int w = widths[i];
+    if (w < 0) c = std::string(size_t(std::max(0, -w - int(c.size()))), ' ') + c;  // right-aligned
+    else c += std::string(size_t(std::max(0, w - int(c.size()))), ' ');
+    line += (i ? "  " : "") + c;
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return line + "\n";
+}
+
+void WriteHeader(const RunReport& r, std::ostream& out) {
+  out << "judge " << r.judge_version << " | problem " << r.problem << " | " << r.submission_path;
+  if (!r.submission_sha256.empty()) out << " (sha256 " << r.submission_sha256.substr(0, 12) << ")";
+  out << "\n";
+  if (r.device) {
+    const DeviceInfo& d = *r.device;
+    out << "device: " << d.name;
+    if (d.kind == "cuda")
+      out << " (sm_" << d.cc_major << d.cc_minor << ", " << d.sm_count << " SMs, " << (d.l2_bytes >> 20)
+          << " MB L2, driver CUDA " << d.driver_version << ")";
+    out << "\n";
+  }
+  const BuildInfo& b = r.build;
+  if (b.attempted) {
+    out << "build: " << (b.prebuilt ? "prebuilt library" : b.compiler + " for " + b.target);
+    if (!b.prebuilt) out << (b.cache_hit ? ", from cache" : ", compiled in " + FormatMs(b.compile_seconds * 1e3));
+    out << "\n";
+  }
+  out << "\n";
+}
+
+void WriteTable(const RunReport& r, std::ostream& out, bool color) {
+  const std::vector<int> w = {-3, 24, 11, 15, 7, -9, -10, -8, -7};
+  out << Row({"#", "case", "kind", "size", "verdict", "err/tol", "median", "GB/s", "samples"}, w);
+  int i = 0;
+  for (const auto& c : r.cases) {
+    std::string used = c.check ? Pct(c.check->tolerance_used) : "-";
+    std::string verdict = std::string(VerdictShort(c.verdict));
+    std::string row = Row({std::to_string(++i), c.name, std::string(CaseKindName(c.kind)), FormatScalars(c.scalars),
+                           verdict, used, FormatMs(c.event.median), Gbps(c.gbps),
+                           c.event.count ? std::to_string(c.event.count) : "-"}, w);
+    if (color) {
+      size_t at = row.find("  " + verdict + " ");
+      if (at != std::string::npos) row.replace(at + 2, verdict.size(), Paint(verdict, c.verdict, true));
+    }
+    out << row;
+  }
+}
+
+void WriteDetails(const RunReport& r, std::ostream& out) {
+  bool any = false;
+  for (const auto& c : r.cases) {
+    if (c.verdict == Verdict::kAccepted || c.detail.empty()) continue;
+    if (!any) out << "\nwhat went wrong:\n";
+    any = true;
+    out << "  " << c.name << ": " << VerdictShort(c.verdict) << " (" << VerdictLong(c.verdict) << ") - " << c.detail << "\n";
+    if (!c.worker_stderr.empty()) out << "    stderr: " << c.worker_stderr.substr(0, 400) << (c.worker_stderr.size() > 400 ? "..." : "") << "\n";
+  }
+}
+
+void WriteSummary(const RunReport& r, std::ostream& out, bool color) {
+  int accepted = 0;
+  for (const auto& c : r.cases) accepted += c.verdict == Verdict::kAccepted;
+  out << "\nresult: " << Paint(std::string(VerdictShort(r.verdict)), r.verdict, color) << " (" << VerdictLong(r.verdict)
+      << "), " << accepted << "/" << r.cases.size() << " cases accepted";
+  if (const CaseResult* p = r.PrimaryPerformanceCase(); p && p->event.count) {
+    char noise[32];
+    std::snprintf(noise, sizeof noise, "%.2f%%", p->event.noise * 100);
+    out << "; " << p->name << " (" << FormatScalars(p->scalars) << "): median " << FormatMs(p->event.median) << ", "
+        << Gbps(p->gbps) << " GB/s, noise " << noise;
+  }
+  out << "; judged in " << FormatMs(r.seconds * 1e3) << "\n";
+  if (!r.message.empty()) out << r.message << "\n";
+  for (const auto& w : r.warnings) out << "warning: " << w << "\n";
+}
+
+}  // namespace
+
+void TextReporter::Write(const RunReport& r, std::ostream& out) const {
+  WriteHeader(r, out);
+  if (r.build.attempted && !r.build.ok) {
+    out << "compile error:\n" << (r.build.log.empty() ? "(no compiler output)\n" : r.build.log) << "\n";
+  } else {
+    WriteTable(r, out, color_);
+    WriteDetails(r, out);
+  }
+  WriteSummary(r, out, color_);
+}
+
+}  // namespace judge

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+#include "judge/supervise/worker_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace judge {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Pipe {
+  int r = -1, w = -1;
+};
+
+Expected<Pipe> MakePipe() {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return MakeError(ErrorCode::kSubprocess, std::string("pipe: ") + std::strerror(errno));
+  return Pipe{fds[0], fds[1]};
+}
+
+// In the child: move the four pipe ends to fds 3, 4, 1, 2 and close everything else.
+[[noreturn]] void ExecWorker(const WorkerLaunch& launch, Pipe req, Pipe resp, Pipe out, Pipe err) {
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);
+  // Park the ends above 10 first so the dup2s below cannot clobber one another.
+  int in = ::fcntl(req.r, F_DUPFD, 10), rsp = ::fcntl(resp.w, F_DUPFD, 10);
+  int o = ::fcntl(out.w, F_DUPFD, 10), e = ::fcntl(err.w, F_DUPFD, 10);
+  if (in < 0 || rsp < 0 || o < 0 || e < 0) _exit(125);
+  ::dup2(in, 3);
+  ::dup2(rsp, 4);
+  ::dup2(o, STDOUT_FILENO);
+  ::dup2(e, STDERR_FILENO);
+  int devnull = ::open("/dev/null", O_RDONLY);
+  if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
+  for (int fd = 5; fd < 1024; ++fd) ::close(fd);
+  std::vector<char*> args;
+  for (const auto& a : launch.argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  ::execv(args[0], args.data());
+  dprintf(STDERR_FILENO, "cannot execute worker %s: %s\n", args[0], std::strerror(errno));
+  _exit(127);
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<WorkerProcess>> WorkerProcess::Spawn(const WorkerLaunch& launch) {
+  auto req = MakePipe(), resp = MakePipe(), out = MakePipe(), err = MakePipe();
+  for (auto* p : {&req, &resp, &out, &err}) if (!*p) return p->error();
+  pid_t pid = ::fork();
+  if (pid < 0) return MakeError(ErrorCode::kSubprocess, std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) ExecWorker(launch, *req, *resp, *out, *err);
+  std::unique_ptr<WorkerProcess> w(new WorkerProcess());
+  w->pid_ = pid;
+  ::setpgid(pid, pid);  // also here, so a kill right after fork already reaches the group
+  ::close(req->r); ::close(resp->w); ::close(out->w); ::close(err->w);
+  w->req_w_ = req->w; w->resp_r_ = resp->r; w->out_r_ = out->r; w->err_r_ = err->r;
+  w->cap_ = launch.output_cap_bytes;
+  w->interrupted_ = launch.interrupted;
+  w->decoder_ = std::make_unique<FrameDecoder>(launch.max_blob_bytes);
+  return w;
+}
+
+WorkerProcess::~WorkerProcess() {
+  if (!reaped_) Kill();
+  CloseAll();
+}
+
+void WorkerProcess::CloseAll() {
+  for (int* fd : {&req_w_, &resp_r_, &out_r_, &err_r_})
+    if (*fd >= 0) { ::close(*fd); *fd = -1; }
+}
+
+Status WorkerProcess::Send(const Json& header) {
+  // A worker that died makes write() fail with EPIPE; the judge ignores SIGPIPE (see main).
+  return WriteFrame(req_w_, header);
+}
+
+void WorkerProcess::Capture(int& fd, CapturedStream& stream) {
+  if (fd < 0) return;
+  char buf[16384];
+  ssize_t n = ::read(fd, buf, sizeof buf);
+  if (n < 0 && errno == EINTR) return;
+  if (n <= 0) { ::close(fd); fd = -1; return; }  // closed: poll() ignores negative fds
+  stream.total_bytes += size_t(n);
+  size_t room = cap_ > stream.text.size() ? cap_ - stream.text.size() : 0;
+  stream.text.append(buf, std::min(room, size_t(n)));
+}
+
+WorkerEvent WorkerProcess::Next(double timeout_seconds) {
+  if (decoder_->HasFrame()) return WorkerEvent::WithFrame(decoder_->Pop());
+  auto deadline = Clock::now() + std::chrono::duration<double>(timeout_seconds);
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return WorkerEvent::Of(WorkerEvent::Kind::kTimeout);
+    if (interrupted_ && interrupted_->load()) return WorkerEvent::Of(WorkerEvent::Kind::kInterrupted);
+    pollfd fds[3] = {{resp_r_, POLLIN, 0}, {out_r_, POLLIN, 0}, {err_r_, POLLIN, 0}};
+    int r = ::poll(fds, 3, int(std::min<long long>(left, 500)));
+    if (r < 0 && errno != EINTR) return WorkerEvent::Broken(std::strerror(errno));
+    if (r <= 0) continue;
+    if (fds[1].revents & (POLLIN | POLLHUP)) Capture(out_r_, out_);
+    if (fds[2].revents & (POLLIN | POLLHUP)) Capture(err_r_, err_);
+    if (!(fds[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+    char buf[65536];
+    ssize_t n = ::read(resp_r_, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return Reap(5.0);  // the worker closed its end: it is exiting or dead
+    if (auto st = decoder_->Feed(buf, size_t(n)); !st)
+      return WorkerEvent::Broken(st.error().message);
+    if (decoder_->HasFrame()) return WorkerEvent::WithFrame(decoder_->Pop());
+  }
+}
+
+WorkerEvent WorkerProcess::Reap(double wait_seconds) {
+  WorkerEvent ev = WorkerEvent::Of(WorkerEvent::Kind::kExited);
+  auto deadline = Clock::now() + std::chrono::duration<double>(wait_seconds);
+  int status = 0;
+  for (;;) {
+    pid_t r = ::waitpid(pid_, &status, WNOHANG);
+    if (r == pid_) break;
+    if (r < 0 && errno != EINTR) { reaped_ = true; ev.error = std::strerror(errno); return ev; }
+    if (Clock::now() > deadline) ::kill(-pid_, SIGKILL);
+    // Keep draining stdout/stderr so a worker blocked on a full pipe can finish exiting.
+    pollfd fds[2] = {{out_r_, POLLIN, 0}, {err_r_, POLLIN, 0}};
+    if (::poll(fds, 2, 20) > 0) {
+      if (fds[0].revents & (POLLIN | POLLHUP)) Capture(out_r_, out_);
+      if (fds[1].revents & (POLLIN | POLLHUP)) Capture(err_r_, err_);
+    }
+  }
+  reaped_ = true;
+  ::kill(-pid_, SIGKILL);  // anything the worker left behind in its group goes too
+  DrainOutput();  // last words
+  if (WIFSIGNALED(status)) ev.signal = WTERMSIG(status);
+  if (WIFEXITED(status)) ev.exit_code = WEXITSTATUS(status);
+  return ev;
+}
+
+void WorkerProcess::DrainOutput() {
+  for (int i = 0; i < 64; ++i) {
+    pollfd fds[2] = {{out_r_, POLLIN, 0}, {err_r_, POLLIN, 0}};
+    if (::poll(fds, 2, 0) <= 0) return;
+    if (fds[0].revents & (POLLIN | POLLHUP)) Capture(out_r_, out_);
+    if (fds[1].revents & (POLLIN | POLLHUP)) Capture(err_r_, err_);
+  }
+}
+
+void WorkerProcess::Kill() {
+  if (reaped_ || pid_ <= 0) return;
+  ::kill(-pid_, SIGKILL);
+  ::kill(pid_, SIGKILL);
+  Reap(10.0);
+}
+
+void WorkerProcess::Finish(double grace_seconds) {
+  if (reaped_) return;
+  if (req_w_ >= 0) { ::close(req_w_); req_w_ = -1; }
+  Reap(grace_seconds);
+}
+
+}  // namespace judge

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Testcases are JSON files under testcases/<problem>/. Small inputs are literal arrays; large ones
+// are generator specs (distribution, range, seed) materialized on demand, identically in the
+// judge (for the reference) and in the worker (for the device).
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "judge/problem/problem.h"
+#include "judge/util/json_fields.h"
+
+namespace judge {
+
+struct GeneratorSpec {
+  std::string dist = "uniform";   // uniform | uniform_int | normal | constant | arange
+  double low = 0, high = 1;       // uniform, uniform_int (inclusive for uniform_int)
+  double mean = 0, stddev = 1;    // normal
+  double value = 0;               // constant
+  double start = 0, step = 1;     // arange
+  uint64_t seed = 1;
+  std::vector<double> head;       // overrides the first elements (e.g. one large value first)
+};
+
+struct InputSpec {
+  std::optional<std::vector<double>> values;  // literal
+  std::optional<GeneratorSpec> generate;
+};
+
+enum class CaseKind { kExample, kFunctional, kEdge, kPerformance, kStress };
+std::string_view CaseKindName(CaseKind k);
+
+struct Case {
+  std::string name;
+  CaseKind kind = CaseKind::kFunctional;
+  std::string note;                 // why this case exists, shown in verbose output
+  ScalarValues scalars;
+  std::map<std::string, InputSpec> inputs;  // by input-buffer name
+  std::string source_file;
+  bool IsPerformance() const { return kind == CaseKind::kPerformance; }
+};
+
+Expected<InputSpec> ParseInputSpec(const Json& j, const JsonContext& ctx);
+Json InputSpecToJson(const InputSpec& spec);
+
+// Loads one file and validates each case against the problem (names, sizes, ranges).
+Expected<std::vector<Case>> LoadTestcaseFile(const std::string& path, const Problem& problem);
+// Every *.json in testcases/<problem>/, sorted by file name, in file order within a file.
+Expected<std::vector<Case>> LoadTestcaseDir(const std::string& dir, const Problem& problem);
+
+}  // namespace judge

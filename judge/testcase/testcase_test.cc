@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+#include "judge/testcase/testcase.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "judge/problem/problem.h"
+#include "judge/testcase/generate.h"
+#include "judge/util/fs.h"
+
+#ifndef JUDGE_SOURCE_DIR
+#error "JUDGE_SOURCE_DIR must point at the repository"
+#endif
+
+namespace judge {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TestcaseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    problem_ = LoadProblem(std::string(JUDGE_SOURCE_DIR) + "/problems", "reduction").value();
+    dir_ = MakeTempDir(fs::temp_directory_path().string(), "judge-testcase-test-").value();
+  }
+  void TearDown() override { RemoveTree(dir_); }
+  // Writes a file with one case whose JSON is `c`, and loads it.
+  Expected<std::vector<Case>> LoadOne(const std::string& c) {
+    std::string path = dir_ + "/t.json";
+    WriteFileAtomic(path, "{\"problem\": \"reduction\", \"cases\": [" + c + "]}").ok();
+    return LoadTestcaseFile(path, problem_);
+  }
+  std::string ErrorOf(const std::string& c) {
+    auto r = LoadOne(c);
+    return r.ok() ? "(loaded fine)" : r.error().message;
+  }
+  Problem problem_;
+  std::string dir_;
+};
+
+TEST_F(TestcaseTest, TheShippedTestcasesLoad) {
+  auto cases = LoadTestcaseDir(std::string(JUDGE_SOURCE_DIR) + "/testcases/reduction", problem_);
+  ASSERT_TRUE(cases.ok()) << cases.error().message;
+  EXPECT_GE(cases->size(), 30u);
+  bool has_perf = false, has_max = false;
+  for (const auto& c : *cases) {
+    has_perf |= c.IsPerformance() && c.scalars.at("N") == 4194304;
+    has_max |= c.scalars.at("N") == 100000000;
+  }
+  EXPECT_TRUE(has_perf);
+  EXPECT_TRUE(has_max);
+}
+
+TEST_F(TestcaseTest, LiteralCase) {
+  auto r = LoadOne(R"({"name": "a", "scalars": {"N": 3}, "inputs": {"input": {"values": [1, 2, 3]}}})");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->at(0).name, "a");
+  EXPECT_EQ(r->at(0).kind, CaseKind::kFunctional);
+  HostBytes b = MaterializeInput(r->at(0).inputs.at("input"), DType::kFloat32, 3);
+  EXPECT_EQ(ElementAsDouble(b, DType::kFloat32, 2), 3.0);
+}
+
+TEST_F(TestcaseTest, ErrorsNameTheFileAndTheField) {
+  std::string e = ErrorOf(R"({"name": "a", "scalars": {"N": "8"}, "inputs": {"input": {"values": [1]}}})");
+  EXPECT_NE(e.find("t.json"), std::string::npos) << e;
+  EXPECT_NE(e.find("cases[0].scalars.N: expected an integer"), std::string::npos) << e;
+
+  e = ErrorOf(R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"values": [1]}}})");
+  EXPECT_NE(e.find("cases[0].inputs.input.values: has 1 elements but input needs N = 2"), std::string::npos) << e;
+
+  e = ErrorOf(R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "unifrom"}}}})");
+  EXPECT_NE(e.find("cases[0].inputs.input.generate.dist: unknown distribution \"unifrom\""), std::string::npos) << e;
+
+  e = ErrorOf(R"({"name": "a", "scalars": {"N": 0}, "inputs": {"input": {"values": []}}})");
+  EXPECT_NE(e.find("outside [1, 100000000]"), std::string::npos) << e;
+
+  e = ErrorOf(R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "uniform", "low": 0, "high": 5000}}}})");
+  EXPECT_NE(e.find("outside the problem's range"), std::string::npos) << e;
+
+  e = ErrorOf(R"({"scalars": {"N": 1}, "inputs": {"input": {"values": [1]}}})");
+  EXPECT_NE(e.find("cases[0].name: required field is missing"), std::string::npos) << e;
+
+  e = ErrorOf(R"({"name": "a", "scalars": {"N": 1}, "inputs": {"input": {"values": [1]}, "extra": {"values": [1]}}})");
+  EXPECT_NE(e.find("cases[0].inputs.extra: not an input buffer"), std::string::npos) << e;
+}
+
+TEST_F(TestcaseTest, BadJsonGivesLineAndColumn) {
+  std::string path = dir_ + "/broken.json";
+  WriteFileAtomic(path, "{\n  \"problem\": \"reduction\",\n  \"cases\": [,]\n}").ok();
+  auto r = LoadTestcaseFile(path, problem_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("broken.json:3:"), std::string::npos) << r.error().message;
+}
+
+TEST_F(TestcaseTest, DuplicateNamesAreRejected) {
+  std::string c = R"({"name": "same", "scalars": {"N": 1}, "inputs": {"input": {"values": [1]}}})";
+  WriteFileAtomic(dir_ + "/a.json", "{\"problem\": \"reduction\", \"cases\": [" + c + "]}").ok();
+  WriteFileAtomic(dir_ + "/b.json", "{\"problem\": \"reduction\", \"cases\": [" + c + "]}").ok();
+  auto r = LoadTestcaseDir(dir_, problem_);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("duplicate case name \"same\""), std::string::npos);
+}
+
+TEST(Generator, DeterministicAndInRange) {
+  InputSpec spec;
+  spec.generate = GeneratorSpec{};
+  spec.generate->dist = "uniform";
+  spec.generate->low = -1000;
+  spec.generate->high = 1000;
+  spec.generate->seed = 42;
+  HostBytes a = MaterializeInput(spec, DType::kFloat32, 1 << 21);  // parallel path
+  HostBytes b = MaterializeInput(spec, DType::kFloat32, 1 << 21);
+  EXPECT_EQ(a, b);
+  double lo = 1e9, hi = -1e9, sum = 0;
+  for (int64_t i = 0; i < (1 << 21); ++i) {
+    double v = ElementAsDouble(a, DType::kFloat32, i);
+    lo = std::min(lo, v); hi = std::max(hi, v); sum += v;
+  }
+  EXPECT_GE(lo, -1000);
+  EXPECT_LE(hi, 1000);
+  EXPECT_LT(std::abs(sum / (1 << 21)), 5);  // mean near 0
+  spec.generate->seed = 43;
+  EXPECT_NE(a, MaterializeInput(spec, DType::kFloat32, 1 << 21));
+}
+
+TEST(Generator, HeadAndIntegerDistributions) {
+  InputSpec spec;
+  spec.generate = GeneratorSpec{};
+  spec.generate->dist = "uniform_int";
+  spec.generate->low = -3;
+  spec.generate->high = 3;
+  spec.generate->head = {1000};
+  HostBytes a = MaterializeInput(spec, DType::kFloat32, 1000);
+  EXPECT_EQ(ElementAsDouble(a, DType::kFloat32, 0), 1000);
+  for (int i = 1; i < 1000; ++i) {
+    double v = ElementAsDouble(a, DType::kFloat32, i);
+    EXPECT_EQ(v, std::floor(v));
+    EXPECT_GE(v, -3);
+    EXPECT_LE(v, 3);
+  }
+}
+
+// A sanity bound, not a benchmark (those are in scripts/): generation must never dominate a run.
+TEST(Generator, HundredMillionValuesQuickly) {
+  InputSpec spec;
+  spec.generate = GeneratorSpec{};
+  spec.generate->high = 1000;
+  auto t0 = std::chrono::steady_clock::now();
+  HostBytes a = MaterializeInput(spec, DType::kFloat32, 100000000);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  RecordProperty("seconds", std::to_string(s));
+  EXPECT_LT(s, 10.0);
+  EXPECT_EQ(a.size(), 400000000u);
+}
+
+}  // namespace
+}  // namespace judge

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Buffer sizes in problem.json are integer expressions over the signature's scalars, e.g. "N",
+// "1", "(N + 255) / 256". Grammar: expr := term (('+'|'-') term)*; term := factor (('*'|'/'|'%')
+// factor)*; factor := integer | name | '(' expr ')'. Division truncates, like C.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "judge/util/expected.h"
+
+namespace judge {
+
+using ScalarValues = std::map<std::string, int64_t>;
+
+Expected<int64_t> EvalSizeExpr(const std::string& expr, const ScalarValues& scalars);
+
+}  // namespace judge

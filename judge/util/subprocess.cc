@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+#include "judge/util/subprocess.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+namespace judge {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+[[noreturn]] void ExecChild(const std::vector<std::string>& argv, int out_fd, const std::string& cwd) {
+  ::setpgid(0, 0);  // own process group, so a timeout kills the compiler's children too
+  ::dup2(out_fd, STDOUT_FILENO);
+  ::dup2(out_fd, STDERR_FILENO);
+  int devnull = ::open("/dev/null", O_RDONLY);
+  if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
+  if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) _exit(126);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  ::execvp(args[0], args.data());
+  dprintf(STDERR_FILENO, "cannot execute %s: %s\n", args[0], std::strerror(errno));
+  _exit(127);
+}
+
+// False at end of file.
+bool DrainInto(int fd, ProcessResult& result, size_t cap) {
+  char buf[8192];
+  ssize_t n = ::read(fd, buf, sizeof buf);
+  if (n < 0 && errno == EINTR) return true;
+  if (n <= 0) return false;
+  size_t room = cap > result.output.size() ? cap - result.output.size() : 0;
+  result.output.append(buf, std::min<size_t>(room, size_t(n)));
+  if (size_t(n) > room) result.output_truncated = true;
+  return true;
+}
+
+}  // namespace
+
+Expected<ProcessResult> RunProcess(const std::vector<std::string>& argv, const ProcessOptions& options) {
+  if (argv.empty()) return MakeError(ErrorCode::kInternal, "RunProcess: empty argv");
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return MakeError(ErrorCode::kSubprocess, std::string("pipe: ") + std::strerror(errno));
+  auto start = Clock::now();
+  pid_t pid = ::fork();
+  if (pid < 0) return MakeError(ErrorCode::kSubprocess, std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) ExecChild(argv, fds[1], options.working_dir);
+  ::close(fds[1]);
+  ProcessResult result;
+  auto deadline = start + std::chrono::duration<double>(options.timeout_seconds);
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) { result.timed_out = true; ::kill(-pid, SIGKILL); break; }
+    pollfd pfd{fds[0], POLLIN, 0};
+    int r = ::poll(&pfd, 1, int(std::min<long long>(left, 1000)));
+    if (r < 0 && errno == EINTR) continue;
+    if (r > 0 && !DrainInto(fds[0], result, options.output_cap_bytes)) break;
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  if (result.exit_code == 127 && result.output.find("cannot execute") != std::string::npos)
+    return MakeError(ErrorCode::kSubprocess, result.output);
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+std::string DescribeSignal(int sig) {
+  const char* abbrev = ::sigabbrev_np(sig);
+  const char* desc = ::sigdescr_np(sig);
+  std::ostringstream ss;
+  ss << "SIG" << (abbrev ? abbrev : std::to_string(sig).c_str());
+  if (desc) ss << " (" << desc << ")";
+  return ss.str();
+}
+
+std::string FindOnPath(const std::string& name) {
+  if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";
+  const char* path = std::getenv("PATH");
+  std::stringstream ss(path ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(ss, dir, ':')) {
+    std::string candidate = (std::filesystem::path(dir.empty() ? "." : dir) / name).string();
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+}  // namespace judge

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Runs a helper program (nvcc, c++) to completion with a wall-clock limit and a cap on what it
+// prints. Not for the submission's worker: that needs a conversation, see supervise/.
+#include <string>
+#include <vector>
+
+#include "judge/util/expected.h"
+
+namespace judge {
+
+struct ProcessResult {
+  int exit_code = -1;      // valid when !signaled
+  int signal = 0;          // the terminating signal, 0 if it exited
+  bool timed_out = false;  // killed by us at the deadline
+  std::string output;      // stdout and stderr interleaved, capped
+  bool output_truncated = false;
+  double seconds = 0;
+  bool Succeeded() const { return !timed_out && signal == 0 && exit_code == 0; }
+};
+
+struct ProcessOptions {
+  double timeout_seconds = 120;
+  size_t output_cap_bytes = 256 * 1024;
+  std::string working_dir;  // empty: inherit
+};
+
+// Fails only when the program cannot be started; a program that fails is a ProcessResult.
+Expected<ProcessResult> RunProcess(const std::vector<std::string>& argv, const ProcessOptions& options);
+
+// "SIGSEGV (segmentation fault)"
+std::string DescribeSignal(int sig);
+
+// Looks a program up on PATH; empty if absent.
+std::string FindOnPath(const std::string& name);
+
+}  // namespace judge
