@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+// The whole judge - CLI, build, cache, worker process, deadlines, crash handling, checking,
+// reports - driven through the host test double, so it runs in CI without a GPU.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/judge_cli.h"
+
+namespace judge::testing {
+namespace {
+
+JudgeRun RunHost(const std::string& submission, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"run", SourcePath("tests/host_submissions/" + submission), "--device", "host",
+                                   "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return RunJudge(args);
+}
+
+std::string Verdict(const JudgeRun& r, const std::string& c) {
+  const Json* j = r.Case(c);
+  return j ? (*j)["verdict"].get<std::string>() : "(missing)";
+}
+
+std::string Detail(const JudgeRun& r, const std::string& c) {
+  const Json* j = r.Case(c);
+  return j ? (*j)["detail"].get<std::string>() : "";
+}
+
+TEST(HostE2E, CorrectSubmissionIsAcceptedWithTimings) {
+  JudgeRun r = RunHost("good_sum.cc");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.report["verdict"], "AC");
+  EXPECT_EQ(r.report["device"]["kind"], "host");
+  EXPECT_EQ(r.report["cases"].size(), 6u);
+  for (const auto& c : r.report["cases"]) {
+    EXPECT_EQ(c["verdict"], "AC") << c.dump();
+    EXPECT_GE(c["timing"]["device"]["samples"].get<int>(), 1);
+    EXPECT_GT(c["timing"]["device"]["median_ms"].get<double>(), 0);
+  }
+  const Json* perf = r.Case("perf_small");
+  ASSERT_NE(perf, nullptr);
+  EXPECT_GE((*perf)["timing"]["device"]["samples"].get<int>(), 10);  // performance policy: min 10
+  EXPECT_GT((*perf)["timing"]["gbps"].get<double>(), 0);
+}
+
+TEST(HostE2E, FloatAccumulationIsWrongOnLargeInputs) {
+  JudgeRun r = RunHost("float_accumulate.cc");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.report["verdict"], "WA");
+  EXPECT_EQ(Verdict(r, "example"), "AC");
+  EXPECT_EQ(Verdict(r, "float_stall_20m_ones"), "WA");
+  EXPECT_NE(Detail(r, "float_stall_20m_ones").find("= 16777216, expected 20000000"), std::string::npos)
+      << Detail(r, "float_stall_20m_ones");
+  EXPECT_GT((*r.Case("float_stall_20m_ones"))["check"]["tolerance_used"].get<double>(), 1000);
+}
+
+TEST(HostE2E, SegfaultIsARuntimeErrorAndTheJudgeSurvives) {
+  JudgeRun r = RunHost("segfault.cc");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.report["verdict"], "RE");
+  EXPECT_NE(Detail(r, "example").find("SIGSEGV"), std::string::npos) << Detail(r, "example");
+  EXPECT_NE(Detail(r, "example").find("call 1"), std::string::npos);
+  EXPECT_EQ(r.report["cases"].size(), 6u);  // every case still has a verdict
+}
+
+TEST(HostE2E, CasesAfterACrashRunInAFreshWorker) {
+  JudgeRun r = RunHost("crash_on_large.cc");
+  EXPECT_EQ(Verdict(r, "small_int"), "AC");
+  EXPECT_EQ(Verdict(r, "medium_uniform"), "RE");
+  EXPECT_EQ(Verdict(r, "float_stall_20m_ones"), "RE");
+  EXPECT_EQ(Verdict(r, "after_large"), "AC");
+}
+
+TEST(HostE2E, HangIsATimeLimitAndIsKilled) {
+  JudgeRun r = RunHost("hang.cc", {"--call-timeout", "0.5", "--cases", "example,after_large"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(Verdict(r, "example"), "TLE");
+  EXPECT_EQ(Verdict(r, "after_large"), "TLE");
+  EXPECT_NE(Detail(r, "example").find("0.5 s limit per call"), std::string::npos) << Detail(r, "example");
+  EXPECT_LT(r.report["seconds"].get<double>(), 30);
+}
+
+TEST(HostE2E, ExitInSolveIsARuntimeError) {
+  JudgeRun r = RunHost("exit_in_solve.cc", {"--cases", "example"});
+  EXPECT_EQ(Verdict(r, "example"), "RE");
+  EXPECT_NE(Detail(r, "example").find("exited with code 3"), std::string::npos) << Detail(r, "example");
+}
+
+TEST(HostE2E, CrashWhileLoadingFailsEveryCaseWithoutRetrying) {
+  JudgeRun r = RunHost("abort_in_constructor.cc");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  for (const auto& c : r.report["cases"]) {
+    EXPECT_EQ(c["verdict"], "RE");
+    EXPECT_NE(c["detail"].get<std::string>().find("while loading the library"), std::string::npos);
+    EXPECT_NE(c["detail"].get<std::string>().find("SIGABRT"), std::string::npos) << c["detail"];
+  }
+}
+
+TEST(HostE2E, UnwrittenOutputIsWrongWithNaN) {
+  JudgeRun r = RunHost("no_write.cc", {"--cases", "example"});
+  EXPECT_EQ(Verdict(r, "example"), "WA");
+  EXPECT_NE(Detail(r, "example").find("NaN"), std::string::npos) << Detail(r, "example");
+}
+
+TEST(HostE2E, EscapingExceptionIsARuntimeError) {
+  JudgeRun r = RunHost("throws.cc", {"--cases", "example"});
+  EXPECT_EQ(Verdict(r, "example"), "RE");
+  EXPECT_NE(Detail(r, "example").find("student exception"), std::string::npos) << Detail(r, "example");
+}
+
+TEST(HostE2E, MangledSolveIsACompileErrorThatSaysHowToFixIt) {
+  JudgeRun r = RunHost("mangled.cc");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.report["verdict"], "CE");
+  std::string log = r.report["build"]["log"];
+  EXPECT_NE(log.find("solve(float const*, float*, int)"), std::string::npos) << log;
+  EXPECT_NE(log.find("extern \"C\" void solve(const float* input, float* output, int N)"), std::string::npos) << log;
+}
+
+TEST(HostE2E, SyntaxErrorIsACompileErrorWithFileAndLine) {
+  JudgeRun r = RunHost("syntax_error.cc");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.report["verdict"], "CE");
+  for (const auto& c : r.report["cases"]) EXPECT_EQ(c["verdict"], "CE");
+  EXPECT_NE(r.report["build"]["log"].get<std::string>().find("syntax_error.cc:3"), std::string::npos)
+      << r.report["build"]["log"];
+  EXPECT_NE(r.output.find("syntax_error.cc:3"), std::string::npos);  // and the person sees it
+}
+
+TEST(HostE2E, OutputIsCapturedAndDoesNotCorruptTheProtocol) {
+  JudgeRun r = RunHost("chatty.cc", {"--cases", "example"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE((*r.Case("example"))["stdout"].get<std::string>().find("solve called with N=8"), std::string::npos);
+  EXPECT_NE((*r.Case("example"))["stderr"].get<std::string>().find("debug: first=1"), std::string::npos);
+}
+
+TEST(HostE2E, SecondRunHitsTheCompileCache) {
+  std::string cache = std::string(JUDGE_TEST_CACHE_DIR) + "-fresh-" + std::to_string(::getpid());
+  JudgeRun first = RunHost("good_sum.cc", {"--cases", "example", "--cache-dir", cache});
+  JudgeRun second = RunHost("good_sum.cc", {"--cases", "example", "--cache-dir", cache});
+  EXPECT_FALSE(first.report["build"]["cache_hit"].get<bool>());
+  EXPECT_TRUE(second.report["build"]["cache_hit"].get<bool>());
+  EXPECT_EQ(first.report["build"]["cache_key"], second.report["build"]["cache_key"]);
+  std::filesystem::remove_all(cache);
+}
+
+TEST(HostE2E, TextAndJsonOnStdout) {
+  JudgeRun r = RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--device", "host", "--testcases",
+                         SourcePath("tests/e2e/testcases/reduction"), "--cases", "example", "--format", "text"});
+  EXPECT_NE(r.output.find("result: AC (accepted), 1/1 cases accepted"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("[  1/1] example"), std::string::npos);  // progress on stderr
+  JudgeRun j = RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--device", "host", "--testcases",
+                         SourcePath("tests/e2e/testcases/reduction"), "--cases", "example", "--format", "json", "-q"});
+  Json parsed = Json::parse(j.output, nullptr, false);
+  ASSERT_FALSE(parsed.is_discarded()) << j.output;
+  EXPECT_EQ(parsed["schema"], "gpu-judge.report");
+}
+
+TEST(HostE2E, BadInputsGetClearErrorsAndExitCode2) {
+  JudgeRun missing = RunJudge({"run", "no/such/file.cu", "--device", "host"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("submission not found: no/such/file.cu"), std::string::npos) << missing.output;
+
+  JudgeRun problem = RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--device", "host", "--problem", "nope"});
+  EXPECT_EQ(problem.exit_code, 2);
+  EXPECT_NE(problem.output.find("unknown problem \"nope\""), std::string::npos) << problem.output;
+
+  JudgeRun option = RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--frobnicate"});
+  EXPECT_EQ(option.exit_code, 2);
+  EXPECT_NE(option.output.find("frobnicate"), std::string::npos) << option.output;
+
+  JudgeRun format = RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--format", "yaml"});
+  EXPECT_EQ(format.exit_code, 2);
+  EXPECT_NE(format.output.find("unknown --format \"yaml\""), std::string::npos);
+
+  JudgeRun cases = RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--device", "host", "--testcases",
+                             SourcePath("tests/host_submissions")});
+  EXPECT_EQ(cases.exit_code, 2);
+  EXPECT_NE(cases.output.find("no testcases in"), std::string::npos) << cases.output;
+}
+
+TEST(HostE2E, BrokenTestcaseFileNamesFileAndField) {
+  std::string dir = std::filesystem::temp_directory_path().string() + "/judge-bad-cases-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream f(dir + "/x.json");
+    f << R"({"problem": "reduction", "cases": [{"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"values": [1]}}}]})";
+  }
+  JudgeRun r = RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--device", "host", "--testcases", dir});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("x.json: cases[0].inputs.input.values: has 1 elements"), std::string::npos) << r.output;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(HostE2E, WithoutAGpuTheCudaDeviceStopsAtOnceWithExitCode3) {
+  JudgeRun probe = RunJudge({"run", SourcePath("submissions/06_warp_unroll.cu"), "--cases", "example", "-q"});
+  if (probe.exit_code != 3) GTEST_SKIP() << "a GPU is present here (exit " << probe.exit_code << "): covered by the gpu tests";
+  EXPECT_NE(probe.output.find("no usable CUDA GPU"), std::string::npos) << probe.output;
+  EXPECT_NE(probe.output.find("--device host"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace judge::testing

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// Needs an NVIDIA GPU (label "gpu"); skipped, with the reason, where there is none.
+#include <gtest/gtest.h>
+
+#include "judge/device/device.h"
+#include "tests/judge_cli.h"
+
+namespace judge::testing {
+namespace {
+
+class GpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    static const std::string missing = [] {
+      auto info = MakeCudaDevice()->Info();
+      return info.ok() ? std::string() : info.error().message;
+    }();
+    if (!missing.empty()) GTEST_SKIP() << "no CUDA GPU here (" << missing << ")";
+  }
+  static JudgeRun Run(const std::string& submission, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"run", SourcePath(submission), "--format", "text"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    JudgeRun r = RunJudge(args);
+    std::cout << r.output;  // the table, for the log
+    return r;
+  }
+  static std::string VerdictOf(const JudgeRun& r, const std::string& c) {
+    const Json* j = r.Case(c);
+    return j ? (*j)["verdict"].get<std::string>() : "(missing)";
+  }
+};
+
+TEST_F(GpuTest, WarpUnrollIsAcceptedOnEveryCase) {
+  JudgeRun r = Run("submissions/06_warp_unroll.cu");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_GE(r.report["cases"].size(), 30u);
+  for (const auto& c : r.report["cases"]) EXPECT_EQ(c["verdict"], "AC") << c["name"] << ": " << c["detail"];
+  const Json* perf = r.Case("perf_4m");
+  ASSERT_NE(perf, nullptr);
+  EXPECT_GE((*perf)["timing"]["device"]["samples"].get<int>(), 10);
+  EXPECT_GT((*perf)["timing"]["gbps"].get<double>(), 100);
+  EXPECT_EQ(r.report["device"]["kind"], "cuda");
+  EXPECT_FALSE(r.report["device"]["name"].get<std::string>().empty());
+}
+
+TEST_F(GpuTest, AtomicVersionIsWrongOnLargeCasesWithTheErrorShown) {
+  JudgeRun r = Run("submissions/01_atomic.cu");
+  EXPECT_EQ(r.exit_code, 1);
+  for (const char* big : {"lc8_uniform_15m", "perf_4m", "float_stall_20m_ones", "max_n_uniform"}) {
+    EXPECT_EQ(VerdictOf(r, big), "WA") << big;
+    const Json* c = r.Case(big);
+    ASSERT_NE(c, nullptr);
+    EXPECT_NE((*c)["detail"].get<std::string>().find("vs tolerance"), std::string::npos) << (*c)["detail"];
+  }
+  EXPECT_EQ(VerdictOf(r, "example"), "AC");
+}
+
+class SampleTest : public GpuTest, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(SampleTest, IsAccepted) {
+  JudgeRun r = Run(std::string("submissions/") + GetParam() + ".cu");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const auto& c : r.report["cases"]) EXPECT_EQ(c["verdict"], "AC") << c["name"] << ": " << c["detail"];
+}
+
+INSTANTIATE_TEST_SUITE_P(Article, SampleTest,
+                         ::testing::Values("00_serial", "02_naive_tree", "03_interleaved", "04_reversed_stride",
+                                           "05_two_per_thread", "07_full_unroll", "08_warp_shuffle", "09_grid_stride",
+                                           "10_vectorized"));
+
+TEST_F(GpuTest, HostSegfaultIsRuntimeErrorAndJudgeExitsNormally) {
+  JudgeRun r = Run("tests/gpu_submissions/host_segfault.cu", {"--cases", "example,lc3_single"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(VerdictOf(r, "example"), "RE");
+  EXPECT_NE((*r.Case("example"))["detail"].get<std::string>().find("SIGSEGV"), std::string::npos);
+}
+
+TEST_F(GpuTest, StickyCudaErrorIsRuntimeErrorAndLaterCasesStillRun) {
+  JudgeRun r = Run("tests/gpu_submissions/illegal_address.cu", {"--cases", "lc1_one_to_eight,lc7_uniform_10k,lc6_odd_length"});
+  EXPECT_EQ(VerdictOf(r, "lc1_one_to_eight"), "AC");
+  EXPECT_EQ(VerdictOf(r, "lc7_uniform_10k"), "RE");
+  EXPECT_NE((*r.Case("lc7_uniform_10k"))["detail"].get<std::string>().find("illegal"), std::string::npos)
+      << (*r.Case("lc7_uniform_10k"))["detail"];
+  EXPECT_EQ(VerdictOf(r, "lc6_odd_length"), "AC");
+}
+
+TEST_F(GpuTest, HungKernelIsTimeLimitAndTheGpuIsFreed) {
+  JudgeRun r = Run("tests/gpu_submissions/kernel_hang.cu", {"--cases", "example", "--call-timeout", "2"});
+  EXPECT_EQ(VerdictOf(r, "example"), "TLE");
+  // The GPU must be usable right after: a good submission gets AC.
+  JudgeRun after = Run("submissions/10_vectorized.cu", {"--cases", "example,perf_4m"});
+  EXPECT_EQ(after.exit_code, 0) << after.output;
+}
+
+}  // namespace
+}  // namespace judge::testing

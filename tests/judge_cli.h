@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Runs the real `judge` binary the way a user does, for end-to-end tests.
+#include <string>
+#include <vector>
+
+#include "judge/util/json_fields.h"
+#include "judge/util/subprocess.h"
+
+namespace judge::testing {
+
+struct JudgeRun {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+  Json report;         // parsed from --out, null if absent
+  const Json* Case(const std::string& name) const {
+    if (!report.is_object()) return nullptr;
+    for (const auto& c : report["cases"])
+      if (c["name"] == name) return &c;
+    return nullptr;
+  }
+};
+
+// `judge <args...> --out <tmp>.json`, with a per-test compile cache in the build tree.
+JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds = 600);
+
+std::string SourcePath(const std::string& relative);  // inside the repository
+
+}  // namespace judge::testing
