@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs what the judge needs to build and test, from the distribution's packages (Debian 12,
+# Ubuntu 22.04/24.04). Used by the README, .ci/run and the Dockerfile alike.
+# The CUDA Toolkit (nvcc, cudart) is not installed here: it comes from NVIDIA (the CUDA image,
+# or the toolkit installer); the script checks for it and says how to get it.
+set -euo pipefail
+
+packages=(cmake ninja-build g++ nlohmann-json3-dev libspdlog-dev libcxxopts-dev libgtest-dev)
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+
+if dpkg -s "${packages[@]}" >/dev/null 2>&1; then
+  echo "install-deps: packages already installed"
+else
+  echo "install-deps: installing ${packages[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+fi
+
+nvcc_path="$(command -v nvcc || true)"
+for candidate in "${CUDA_HOME:-}/bin/nvcc" /usr/local/cuda/bin/nvcc; do
+  if [ -z "$nvcc_path" ] && [ -x "$candidate" ]; then nvcc_path="$candidate"; fi
+done
+if [ -z "$nvcc_path" ]; then
+  cat >&2 <<'MSG'
+install-deps: nvcc not found. Install the CUDA Toolkit (12.x or 13.x) from NVIDIA
+  (https://developer.nvidia.com/cuda-downloads), or build inside the nvidia/cuda:*-devel image,
+  then put its bin/ on PATH or set CUDA_HOME.
+MSG
+  exit 1
+fi
+echo "install-deps: using $nvcc_path ($("$nvcc_path" --version | grep -o 'release [0-9.]*'))"
