@@ -10,8 +10,9 @@ for f in submissions/*.cu; do
   name=$(basename "$f" .cu)
   args=(run "$f" --quiet --format text)
   [ -n "$out" ] && args+=(--out "$out/$name.json")
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
   "$build/judge" "${args[@]}"
   rc=$?
-  printf '== %s: exit %d, %.1f s wall\n\n' "$name" "$rc" "$(echo "$(date +%s.%N) - $start" | bc)"
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  printf '== %s: exit %d, %d.%03d s wall\n\n' "$name" "$rc" $((ms / 1000)) $((ms % 1000))
 done
