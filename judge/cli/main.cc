@@ -114,7 +114,7 @@ int CmdRun(int argc, char** argv) {
   cxxopts::Options opts("judge run", "Judge one submission against the problem's testcases.");
   AddCommonOptions(opts);
   opts.add_options()
-      ("cases", "only cases whose name contains one of these (comma separated), or of these kinds", cxxopts::value<std::string>())
+      ("cases", "only cases whose name contains one of these (comma separated), or of these kinds; `stress` cases run only when named", cxxopts::value<std::string>())
       ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
       ("format", "what to print on stdout: text, json, or text,json", cxxopts::value<std::string>()->default_value("text"))
       ("out", "also write the JSON report to this file", cxxopts::value<std::string>())
@@ -211,7 +211,8 @@ int CmdList(int argc, char** argv) {
     auto cases = judge::LoadTestcaseDir(root + "/testcases/" + name, *problem);
     if (!cases) return ExitFor(cases.error());
     for (const auto& c : *cases)
-      std::cout << "  " << c.name << "  [" << judge::CaseKindName(c.kind) << "] " << judge::FormatScalars(c.scalars) << "\n";
+      std::cout << "  " << c.name << "  [" << judge::CaseKindName(c.kind) << (c.kind == judge::CaseKind::kStress ? ", opt-in" : "")
+                << "] " << judge::FormatScalars(c.scalars) << "\n";
   }
   return 0;
 }

@@ -46,7 +46,7 @@ TEST_F(GpuTest, WarpUnrollIsAcceptedOnEveryCase) {
 TEST_F(GpuTest, AtomicVersionIsWrongOnLargeCasesWithTheErrorShown) {
   JudgeRun r = Run("submissions/01_atomic.cu");
   EXPECT_EQ(r.exit_code, 1);
-  for (const char* big : {"lc8_uniform_15m", "perf_4m", "float_stall_20m_ones", "max_n_uniform"}) {
+  for (const char* big : {"lc8_uniform_15m", "perf_4m", "float_stall_20m_ones", "large_then_quarters"}) {
     EXPECT_EQ(VerdictOf(r, big), "WA") << big;
     const Json* c = r.Case(big);
     ASSERT_NE(c, nullptr);
