@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: MIT
+# docker build -t gpu-judge . && docker run --rm --gpus all gpu-judge run submissions/06_warp_unroll.cu
+FROM nvidia/cuda:13.0.0-devel-ubuntu24.04
+
+COPY scripts/install-deps.sh /src/scripts/install-deps.sh
+RUN bash /src/scripts/install-deps.sh && rm -rf /var/lib/apt/lists/*
+
+COPY . /src
+RUN cmake -S /src -B /src/build -G Ninja -DJUDGE_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Release \
+ && cmake --build /src/build \
+ && cmake --install /src/build \
+ && rm -rf /src/build
+
+# The installed problems, testcases and samples live here, so `run submissions/...` works as is.
+WORKDIR /usr/local/share/gpu-judge
+ENTRYPOINT ["judge"]
+CMD ["--help"]
