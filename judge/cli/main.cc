@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <random>
 #include <sstream>
 
 #include <cxxopts.hpp>
@@ -156,6 +157,7 @@ int CmdRun(int argc, char** argv) {
   if (args->count("call-timeout")) o.call_timeout_seconds = (*args)["call-timeout"].as<double>();
   o.worker_program = judge::ExecutablePath();
   o.interrupted = &g_interrupted;
+  o.run_secret = (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
   if (!args->count("quiet")) {
     o.on_case_done = PrintProgress;
     o.on_stage = [](const std::string& s) { std::fprintf(stderr, "%s...\n", s.c_str()); };

@@ -10,6 +10,7 @@
 #include "judge/build/elf_symbols.h"
 #include "judge/problem/problem.h"
 #include "judge/problem/reference.h"
+#include "judge/supervise/case_preparation.h"
 #include "judge/supervise/supervisor.h"
 #include "judge/testcase/testcase.h"
 #include "judge/util/fs.h"
@@ -133,12 +134,12 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
       return;
     }
     CaseResult result;
-    auto expected = reference.Compute(problem, cases[i]);
-    if (!expected) {
-      FailAll(report, {cases[i]}, Verdict::kInternalError, expected.error().message);
+    auto prepared = PrepareCase(problem, cases[i], reference, o.run_secret, problem.input_variants);
+    if (!prepared) {
+      FailAll(report, {cases[i]}, Verdict::kInternalError, "the reference failed: " + prepared.error().message);
       result = report.cases.back();
     } else {
-      result = supervisor.RunCase(cases[i], *expected);
+      result = supervisor.RunCase(*prepared);
       report.cases.push_back(result);
     }
     if (o.on_case_done) o.on_case_done(i, cases.size(), result);
@@ -201,6 +202,7 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
       FailAll(report, cases, Verdict::kInternalError, reference.error().message);
     } else {
       config.library_path = report.build.library_path;
+      config.peak_bandwidth_gbps = report.device ? report.device->peak_bandwidth_gbps : 0;
       Supervisor supervisor(*problem, config);
       RunCases(o, *problem, cases, supervisor, *reference, report);
     }

@@ -4,6 +4,7 @@
 // cases through the supervisor -> RunReport. Errors that stop the run before anything is judged
 // (bad input, no GPU) come back as Error; everything else is in the report.
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@ struct RunOptions {
   std::string cache_dir;       // empty: no cache
   std::string worker_program;  // the judge executable
   double call_timeout_seconds = 0;  // > 0 overrides the problem's per-call limit
+  uint64_t run_secret = 0;     // seeds the hidden input variants; never sent to the worker
   const std::atomic<bool>* interrupted = nullptr;
   std::function<void(size_t index, size_t total, const CaseResult&)> on_case_done;
   std::function<void(const std::string&)> on_stage;  // "compiling", ...

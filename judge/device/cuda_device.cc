@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "judge/device/checksum.h"
 #include "judge/device/device.h"
 
 namespace judge {
@@ -112,6 +113,11 @@ class CudaDevice : public Device {
     CUDA_TRY(cudaCtxResetPersistingL2Cache());
     CUDA_TRY(cudaMemsetAsync(flush_buffer_, ++flush_value_, flush_bytes_, 0));
     return Status::Ok();
+  }
+  Expected<uint64_t> Checksum(const void* p, size_t bytes) override {
+    uint64_t sum = 0;
+    CUDA_TRY(static_cast<cudaError_t>(DeviceChecksum(p, bytes, &sum)));
+    return sum;
   }
   Expected<std::unique_ptr<IntervalTimer>> CreateTimer() override {
     auto t = std::make_unique<EventTimer>();

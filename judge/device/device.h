@@ -46,6 +46,8 @@ class Device {
   virtual Status Synchronize() = 0;
   // Evicts the input from cache before a cold timed call.
   virtual Status FlushCache() = 0;
+  // Order-independent checksum of a buffer (checksum.h), to detect a modified input.
+  virtual Expected<uint64_t> Checksum(const void* p, size_t bytes) = 0;
   virtual Expected<std::unique_ptr<IntervalTimer>> CreateTimer() = 0;
 };
 

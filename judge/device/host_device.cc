@@ -5,6 +5,7 @@
 #include <cstring>
 #include <thread>
 
+#include "judge/device/checksum.h"
 #include "judge/device/device.h"
 
 namespace judge {
@@ -43,6 +44,7 @@ class HostDevice : public Device {
   Status Fill(void* dst, uint8_t byte, size_t bytes) override { std::memset(dst, byte, bytes); return Status::Ok(); }
   Status Synchronize() override { return Status::Ok(); }
   Status FlushCache() override { return Status::Ok(); }
+  Expected<uint64_t> Checksum(const void* p, size_t bytes) override { return HostChecksum(p, bytes); }
   Expected<std::unique_ptr<IntervalTimer>> CreateTimer() override {
     return std::unique_ptr<IntervalTimer>(std::make_unique<HostTimer>());
   }

@@ -206,6 +206,14 @@ Expected<Problem> LoadProblem(const std::string& problems_root, const std::strin
   if (!pt) return pt.error();
   p.functional_timing = *ft; p.performance_timing = *pt;
   if (auto st = ParsePerformanceSizes(*root, ctx, p); !st) return st.error();
+  auto variants = GetInteger(*root, "input_variants", ctx, p.input_variants);
+  if (!variants) return variants.error();
+  if (*variants < 1 || *variants > 8) return ctx.Child("input_variants").Fail("expected 1 to 8");
+  p.input_variants = int(*variants);
+  if (root->contains("zero_init_outputs")) {
+    if (!(*root)["zero_init_outputs"].is_boolean()) return ctx.Child("zero_init_outputs").Fail("expected true or false");
+    p.zero_init_outputs = (*root)["zero_init_outputs"].get<bool>();
+  }
   return p;
 }
 

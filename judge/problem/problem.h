@@ -65,6 +65,9 @@ struct Problem {
   std::string reference_source;            // absolute path of reference.cc
   std::string reference_description;
   std::vector<ScalarValues> performance_sizes;
+  // Outputs start at zero instead of NaN poison (compatibility with lenient platforms).
+  bool zero_init_outputs = false;
+  int input_variants = 3;   // differently seeded inputs rotated across calls (generated cases)
 
   std::string Declaration() const;         // "void solve(const float* input, float* output, int N)"
   const Param* FindParam(const std::string& name) const;

@@ -9,11 +9,14 @@ Json CaseRequestToJson(const CaseRequest& r) {
     if (!p.is_buffer) { params.push_back({{"scalar", p.scalar}}); continue; }
     Json b = {{"name", p.buffer.name}, {"is_input", p.buffer.is_input},
               {"dtype", std::string(DTypeName(p.buffer.dtype))}, {"count", p.buffer.count}};
-    if (p.buffer.input) b["input"] = InputSpecToJson(*p.buffer.input);
+    Json variants = Json::array();
+    for (const auto& v : p.buffer.variants) variants.push_back(InputSpecToJson(v));
+    b["variants"] = variants;
     params.push_back({{"buffer", b}});
   }
   const TimingPolicy& t = r.timing;
-  return {{"type", "case"}, {"name", r.name}, {"params", params},
+  return {{"type", "case"}, {"name", r.name}, {"params", params}, {"guard_nan", r.guard_nan},
+          {"zero_outputs", r.zero_outputs}, {"diagnostic", r.diagnostic},
           {"timing", {{"warmup_calls", t.warmup_calls}, {"min_samples", t.min_samples}, {"max_samples", t.max_samples},
                       {"budget_seconds", t.budget_seconds}, {"target_noise", t.target_noise}}}};
 }
@@ -39,14 +42,17 @@ Expected<CaseRequest> CaseRequestFromJson(const Json& j) {
       arg.buffer.is_input = b.at("is_input").get<bool>();
       arg.buffer.dtype = DTypeFromName(b.at("dtype").get<std::string>()).value_or(DType::kFloat32);
       arg.buffer.count = b.at("count").get<int64_t>();
-      if (b.contains("input")) {
-        auto spec = ParseInputSpec(b["input"], ctx.Child("input"));
+      for (const Json& v : b.value("variants", Json::array())) {
+        auto spec = ParseInputSpec(v, ctx.Child("variants"));
         if (!spec) return spec.error();
-        arg.buffer.input = *spec;
+        arg.buffer.variants.push_back(*spec);
       }
     }
     r.params.push_back(std::move(arg));
   }
+  r.guard_nan = j.value("guard_nan", true);
+  r.zero_outputs = j.value("zero_outputs", false);
+  r.diagnostic = j.value("diagnostic", false);
   const Json& t = **timing;
   r.timing = TimingPolicy{t.at("warmup_calls").get<int>(), t.at("min_samples").get<int>(), t.at("max_samples").get<int>(),
                           t.at("budget_seconds").get<double>(), t.at("target_noise").get<double>()};
@@ -75,6 +81,55 @@ DeviceInfo DeviceInfoFromJson(const Json& j) {
   i.peak_bandwidth_gbps = j.value("peak_bandwidth_gbps", 0.0);
   i.device_count = j.value("device_count", 0);
   return i;
+}
+
+}  // namespace judge
+
+namespace judge {
+
+std::string_view CallKindName(CallKind k) {
+  return k == CallKind::kCheck ? "check" : k == CallKind::kWarmup ? "warmup" : "timed";
+}
+
+Json CaseReportToJson(const CaseReport& r) {
+  Json calls = Json::array();
+  for (const auto& c : r.calls)
+    calls.push_back({{"kind", std::string(CallKindName(c.kind))}, {"variant", c.variant},
+                     {"event_ms", c.event_ms}, {"wall_ms", c.wall_ms}});
+  Json j = {{"calls", calls}, {"output_calls", r.output_calls}, {"output_bytes_per_call", r.output_bytes_per_call},
+            {"overhead_event_ms", r.overhead_event_ms}, {"overhead_wall_ms", r.overhead_wall_ms}};
+  if (r.violation) j["violation"] = {{"kind", r.violation->kind}, {"call", r.violation->call}, {"message", r.violation->message}};
+  return j;
+}
+
+Expected<CaseReport> CaseReportFromJson(const Json& j) {
+  auto bad = [](const std::string& why) { return MakeError(ErrorCode::kProtocol, "malformed case_done: " + why); };
+  CaseReport r;
+  try {
+    for (const Json& c : j.at("calls")) {
+      CallRecord rec;
+      std::string kind = c.at("kind").get<std::string>();
+      rec.kind = kind == "check" ? CallKind::kCheck : kind == "warmup" ? CallKind::kWarmup : CallKind::kTimed;
+      rec.variant = c.at("variant").get<int>();
+      rec.event_ms = c.at("event_ms").get<double>();
+      rec.wall_ms = c.at("wall_ms").get<double>();
+      if (rec.variant < 0 || rec.event_ms < 0 || rec.wall_ms < 0) return bad("negative values");
+      r.calls.push_back(rec);
+    }
+    r.output_calls = j.at("output_calls").get<std::vector<int>>();
+    r.output_bytes_per_call = j.at("output_bytes_per_call").get<size_t>();
+    r.overhead_event_ms = j.value("overhead_event_ms", 0.0);
+    r.overhead_wall_ms = j.value("overhead_wall_ms", 0.0);
+    if (j.contains("violation")) {
+      const Json& v = j["violation"];
+      r.violation = Violation{v.at("kind").get<std::string>(), v.at("call").get<int>(), v.at("message").get<std::string>()};
+    }
+  } catch (const std::exception& e) {
+    return bad(e.what());
+  }
+  for (int c : r.output_calls)
+    if (c < 0 || size_t(c) >= r.calls.size()) return bad("output_calls index out of range");
+  return r;
 }
 
 }  // namespace judge

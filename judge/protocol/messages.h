@@ -22,7 +22,9 @@ struct BufferArg {
   bool is_input = true;
   DType dtype = DType::kFloat32;
   int64_t count = 0;
-  std::optional<InputSpec> input;  // inputs only
+  // Inputs only: one or more variants of the data; calls rotate through them so that no two
+  // consecutive calls see the same input (defeats result caching).
+  std::vector<InputSpec> variants;
 };
 
 struct ParamArg {
@@ -35,14 +37,39 @@ struct CaseRequest {
   std::string name;
   std::vector<ParamArg> params;  // signature order
   TimingPolicy timing;
+  bool guard_nan = true;         // memory after each input holds NaN (else zeros): reads past the end show
+  bool zero_outputs = false;     // outputs start at zero (else poisoned with 0xFF bytes = NaN)
+  bool diagnostic = false;       // one call, no warm-up or timing (used to explain a failure)
 };
 
-// The worker's answer, decoded and validated by the judge.
-struct CaseTimings {
-  std::vector<double> event_ms;  // device time of each timed call
-  std::vector<double> wall_ms;   // host wall time of each timed call, including a full sync
-  int warmup_calls = 0;
+enum class CallKind { kCheck, kWarmup, kTimed };
+std::string_view CallKindName(CallKind k);
+
+struct CallRecord {
+  CallKind kind = CallKind::kCheck;
+  int variant = 0;
+  double event_ms = 0;  // device time between events around solve()
+  double wall_ms = 0;   // host time from before the start event to after a device-wide sync
 };
+
+// Something the submission did to memory it does not own (or must not change).
+struct Violation {
+  std::string kind;     // input_modified | input_guard_written | output_guard_written
+  int call = 0;         // index into the calls
+  std::string message;
+};
+
+// What the worker reports for a case (outputs travel in the frame's blob).
+struct CaseReport {
+  std::vector<CallRecord> calls;
+  std::vector<int> output_calls;  // the calls whose outputs are in the blob, in order
+  size_t output_bytes_per_call = 0;
+  double overhead_event_ms = 0, overhead_wall_ms = 0;  // an empty event window, for calibration
+  std::optional<Violation> violation;
+};
+
+Json CaseReportToJson(const CaseReport& r);
+Expected<CaseReport> CaseReportFromJson(const Json& j);  // validates: the worker is untrusted
 
 Json CaseRequestToJson(const CaseRequest& r);
 Expected<CaseRequest> CaseRequestFromJson(const Json& j);

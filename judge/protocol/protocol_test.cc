@@ -50,21 +50,43 @@ TEST(Messages, CaseRequestRoundTrips) {
   CaseRequest r;
   r.name = "c";
   ParamArg in;
-  in.buffer = {"input", true, DType::kFloat32, 3, InputSpec{std::vector<double>{1, 2, 3}, std::nullopt}};
+  in.buffer = {"input", true, DType::kFloat32, 3, {InputSpec{std::vector<double>{1, 2, 3}, std::nullopt}}};
   ParamArg out;
-  out.buffer = {"output", false, DType::kFloat32, 1, std::nullopt};
+  out.buffer = {"output", false, DType::kFloat32, 1, {}};
   ParamArg n;
   n.is_buffer = false;
   n.scalar = 3;
   r.params = {in, out, n};
   r.timing = TimingPolicy{2, 3, 4, 0.5, 0.01};
+  r.guard_nan = false;
+  r.diagnostic = true;
   auto back = CaseRequestFromJson(CaseRequestToJson(r));
   ASSERT_TRUE(back.ok()) << back.error().message;
   ASSERT_EQ(back->params.size(), 3u);
-  EXPECT_EQ(*back->params[0].buffer.input->values, (std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(*back->params[0].buffer.variants.at(0).values, (std::vector<double>{1, 2, 3}));
   EXPECT_FALSE(back->params[1].buffer.is_input);
   EXPECT_EQ(back->params[2].scalar, 3);
   EXPECT_EQ(back->timing.max_samples, 4);
+  EXPECT_FALSE(back->guard_nan);
+  EXPECT_TRUE(back->diagnostic);
+}
+
+TEST(Messages, CaseReportIsValidated) {
+  CaseReport r;
+  r.calls = {CallRecord{CallKind::kCheck, 0, 0.5, 0.6}, CallRecord{CallKind::kTimed, 1, 0.4, 0.5}};
+  r.output_calls = {0, 1};
+  r.output_bytes_per_call = 4;
+  r.violation = Violation{"input_modified", 1, "changed"};
+  auto back = CaseReportFromJson(CaseReportToJson(r));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->calls[1].kind, CallKind::kTimed);
+  EXPECT_EQ(back->violation->kind, "input_modified");
+  Json bad = CaseReportToJson(r);
+  bad["output_calls"] = {0, 7};  // a forged index
+  EXPECT_FALSE(CaseReportFromJson(bad).ok());
+  bad = CaseReportToJson(r);
+  bad["calls"][0]["event_ms"] = "fast";
+  EXPECT_FALSE(CaseReportFromJson(bad).ok());
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "judge/core/verdict.h"
 #include "judge/device/device.h"
 #include "judge/measure/sample_stats.h"
+#include "judge/measure/timing_audit.h"
 #include "judge/testcase/testcase.h"
 
 namespace judge {
@@ -26,11 +27,16 @@ struct CaseResult {
   std::string detail;                     // why, for anything but a plain AC
   std::optional<CheckResult> check;       // the first (untimed) call's output
   std::optional<CheckResult> timed_check; // the last timed call's output
-  SampleStats event;                      // device time per call, ms
-  SampleStats wall;                       // host wall time per call incl. sync, ms
+  SampleStats event;                      // device time per timed call, ms
+  SampleStats wall;                       // host wall time per timed call incl. sync, ms
+  TimingAudit audit;                      // events vs wall clock
   int warmup_calls = 0;
+  int input_variants = 1;                 // differently seeded inputs rotated across calls
+  int calls_checked = 0;                  // outputs checked against the reference
+  std::optional<bool> deterministic;      // bitwise-identical outputs for the same input (info)
+  std::vector<std::string> flags;         // suspicious timing etc.: a flagged result is not ranked
   int64_t min_bytes = 0;                  // bytes the problem must move
-  double gbps = 0;                        // min_bytes / median event time
+  double gbps = 0;                        // min_bytes / honest median time
   double seconds = 0;                     // wall time the judge spent on the case
   std::string worker_stdout, worker_stderr;
   bool output_truncated = false;

@@ -2,6 +2,7 @@
 #include "judge/supervise/supervisor.h"
 
 #include <chrono>
+#include <map>
 
 #include "judge/check/tolerance_check.h"
 #include "judge/util/subprocess.h"
@@ -10,8 +11,8 @@ namespace judge {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr double kInitSeconds = 60;   // CUDA context creation can take seconds on a cold GPU
-constexpr double kCallSlackSeconds = 2;  // cache flush, event sync and copy-out around a call
+constexpr double kInitSeconds = 60;      // CUDA context creation can take seconds on a cold GPU
+constexpr double kCallSlackSeconds = 2;  // cache flush, event sync, memory checks around a call
 
 std::string Seconds(double s) {
   char buf[32];
@@ -19,23 +20,55 @@ std::string Seconds(double s) {
   return buf;
 }
 
+std::vector<const Param*> OutputParams(const Problem& problem) {
+  std::vector<const Param*> out;
+  for (const Param& p : problem.params)
+    if (p.is_buffer && p.role == Role::kOutput) out.push_back(&p);
+  return out;
+}
+
+// Checks one call's outputs (all output buffers, concatenated) against one variant's expectation;
+// returns the worst buffer's result and its name.
+std::pair<CheckResult, std::string> CheckCall(const Problem& problem, const ExpectedOutputs& expected,
+                                              const std::string& bytes) {
+  auto outputs = OutputParams(problem);
+  CheckResult worst;
+  worst.passed = true;
+  std::string name;
+  size_t offset = 0;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    size_t n = expected[i].size() * DTypeSize(outputs[i]->dtype);
+    CheckResult r = CheckOutput(expected[i], bytes.substr(offset, n), outputs[i]->dtype, problem.tolerance);
+    offset += n;
+    if (name.empty() || (!r.passed && worst.passed) || r.tolerance_used > worst.tolerance_used) {
+      worst = r;
+      name = outputs[i]->name;
+    }
+  }
+  return {worst, name};
+}
+
+bool AllPoison(const std::string& bytes) { return !bytes.empty() && bytes.find_first_not_of('\xff') == std::string::npos; }
+
 }  // namespace
 
-CaseRequest BuildCaseRequest(const Problem& problem, const Case& c) {
+CaseRequest BuildCaseRequest(const Problem& problem, const PreparedCase& c) {
   CaseRequest r;
-  r.name = c.name;
-  r.timing = c.IsPerformance() ? problem.performance_timing : problem.functional_timing;
+  r.name = c.spec.name;
+  r.timing = c.spec.IsPerformance() ? problem.performance_timing : problem.functional_timing;
+  r.zero_outputs = problem.zero_init_outputs;
   for (const Param& p : problem.params) {
     ParamArg arg;
     arg.is_buffer = p.is_buffer;
     if (!p.is_buffer) {
-      arg.scalar = int32_t(c.scalars.at(p.name));
+      arg.scalar = int32_t(c.spec.scalars.at(p.name));
     } else {
       arg.buffer.name = p.name;
       arg.buffer.is_input = p.role == Role::kInput;
       arg.buffer.dtype = p.dtype;
-      arg.buffer.count = problem.ElementCount(p, c.scalars).value();
-      if (arg.buffer.is_input) arg.buffer.input = c.inputs.at(p.name);
+      arg.buffer.count = problem.ElementCount(p, c.spec.scalars).value();
+      if (arg.buffer.is_input)
+        for (const auto& inputs : c.variant_inputs) arg.buffer.variants.push_back(inputs.at(p.name));
     }
     r.params.push_back(std::move(arg));
   }
@@ -44,11 +77,16 @@ CaseRequest BuildCaseRequest(const Problem& problem, const Case& c) {
 
 Supervisor::Supervisor(const Problem& problem, SupervisorConfig config) : problem_(problem), config_(std::move(config)) {}
 
-Supervisor::~Supervisor() { Retire(); }
+Supervisor::~Supervisor() {
+  if (worker_) worker_->Finish();
+}
 
-void Supervisor::Retire() {
+void Supervisor::Discard() {
   if (!worker_) return;
-  worker_->Finish();
+  last_stdout_ = worker_->captured_stdout().text;
+  last_stderr_ = worker_->captured_stderr().text;
+  last_truncated_ = worker_->captured_stdout().truncated() || worker_->captured_stderr().truncated();
+  worker_->Kill();  // after any failure the process may hold a poisoned CUDA context
   worker_.reset();
 }
 
@@ -60,6 +98,8 @@ Supervisor::Failure Supervisor::Death(const WorkerEvent& ev, const std::string& 
       return {Verdict::kRuntimeError, "the worker's result channel was corrupted " + when + " (" + ev.error +
                                           "); a submission must not write to file descriptor 4"};
     case WorkerEvent::Kind::kExited:
+      if (ev.signal == 9)
+        return {Verdict::kRuntimeError, "killed by SIGKILL " + when + " (by the kernel's out-of-memory killer, or from outside)"};
       if (ev.signal) return {Verdict::kRuntimeError, "killed by " + DescribeSignal(ev.signal) + " " + when};
       return {Verdict::kRuntimeError, "the process exited with code " + std::to_string(ev.exit_code) + " " + when +
                                           " (exit() or abort() in the submission?)"};
@@ -74,22 +114,21 @@ Supervisor::Failure Supervisor::Death(const WorkerEvent& ev, const std::string& 
 // Sends `request` and waits for a `want` frame; a fault frame or a death becomes a Failure.
 std::optional<Supervisor::Failure> Supervisor::Converse(const Json& request, const std::string& want, Frame* reply,
                                                         double timeout) {
-  if (auto st = worker_->Send(request); !st) {
-    WorkerEvent ev = worker_->Next(1.0);
-    return Death(ev, "before it read the " + request.value("type", "") + " request");
-  }
+  std::string type = request.value("type", "");
+  if (auto st = worker_->Send(request); !st) return Death(worker_->Next(1.0), "before it read the " + type + " request");
   WorkerEvent ev = worker_->Next(timeout);
-  if (ev.kind != WorkerEvent::Kind::kFrame) {
-    if (ev.kind == WorkerEvent::Kind::kTimeout) worker_->Kill();
-    return Death(ev, "while handling " + request.value("type", "") + (ev.kind == WorkerEvent::Kind::kTimeout ? " (no answer in " + Seconds(timeout) + ")" : ""));
+  if (ev.kind == WorkerEvent::Kind::kTimeout) {
+    worker_->Kill();
+    return Death(ev, "while handling " + type + " (no answer in " + Seconds(timeout) + ")");
   }
-  std::string type = ev.frame.header.value("type", "");
-  if (type == want) { *reply = std::move(ev.frame); return std::nullopt; }
+  if (ev.kind != WorkerEvent::Kind::kFrame) return Death(ev, "while handling " + type);
+  std::string got = ev.frame.header.value("type", "");
+  if (got == want) { *reply = std::move(ev.frame); return std::nullopt; }
   std::string message = ev.frame.header.value("message", "");
   std::string phase = ev.frame.header.value("phase", "");
-  if (type == "fault" && phase == "init") return Failure{Verdict::kInternalError, "device: " + message};
-  if (type == "fault" && phase == "load") return Failure{Verdict::kCompileError, "the library cannot be loaded: " + message};
-  return Failure{Verdict::kInternalError, "worker answered \"" + type + "\" to " + request.value("type", "") + ": " + message};
+  if (got == "fault" && phase == "init") return Failure{Verdict::kInternalError, "device: " + message};
+  if (got == "fault" && phase == "load") return Failure{Verdict::kCompileError, "the library cannot be loaded: " + message};
+  return Failure{Verdict::kInternalError, "worker answered \"" + got + "\" to " + type + ": " + message};
 }
 
 std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
@@ -101,7 +140,7 @@ std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
   worker_ = std::move(*spawned);
   Frame reply;
   if (auto f = Converse({{"type", "init"}, {"device", config_.device_kind}}, "device", &reply, kInitSeconds)) {
-    Retire();
+    Discard();
     return f;
   }
   if (auto f = Converse({{"type", "load"}, {"library", config_.library_path}, {"entry_point", problem_.entry_point}},
@@ -110,7 +149,7 @@ std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
     // case gets the same verdict without retrying.
     if (f->verdict != Verdict::kInternalError) f->detail = "while loading the library (static constructors run here): " + f->detail;
     load_failure_ = f;
-    Retire();
+    Discard();
     return f;
   }
   return std::nullopt;
@@ -123,47 +162,21 @@ Expected<DeviceInfo> Supervisor::ProbeDevice() {
   worker_ = std::move(*spawned);
   Frame reply;
   auto failure = Converse({{"type", "init"}, {"device", config_.device_kind}}, "device", &reply, kInitSeconds);
-  Retire();
+  if (worker_) worker_->Finish();
+  worker_.reset();
   if (failure) return MakeError(ErrorCode::kNoDevice, failure->detail);
   return DeviceInfoFromJson(reply.header);
 }
 
-CaseResult Supervisor::RunCase(const Case& c, const ExpectedOutputs& expected) {
-  auto start = Clock::now();
-  CaseResult result;
-  result.name = c.name;
-  result.kind = c.kind;
-  result.note = c.note;
-  result.scalars = c.scalars;
-  result.min_bytes = problem_.MinimumBytes(c.scalars).value();
-  if (auto f = EnsureWorker()) {
-    result.verdict = f->verdict;
-    result.detail = f->detail;
-  } else {
-    size_t out_mark = worker_->captured_stdout().text.size(), err_mark = worker_->captured_stderr().text.size();
-    RunLoadedCase(c, expected, result);
-    if (worker_) worker_->DrainOutput();
-    const WorkerProcess* w = worker_.get();
-    result.worker_stdout = w ? w->captured_stdout().text.substr(out_mark) : last_stdout_.substr(std::min(out_mark, last_stdout_.size()));
-    result.worker_stderr = w ? w->captured_stderr().text.substr(err_mark) : last_stderr_.substr(std::min(err_mark, last_stderr_.size()));
-    result.output_truncated = w ? (w->captured_stdout().truncated() || w->captured_stderr().truncated()) : last_truncated_;
-  }
-  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return result;
-}
-
-void Supervisor::RunLoadedCase(const Case& c, const ExpectedOutputs& expected, CaseResult& result) {
+Supervisor::Outcome Supervisor::Request(const PreparedCase& c, const CaseRequest& request) {
+  Outcome out;
   auto fail = [&](Failure f) {
-    result.verdict = f.verdict;
-    result.detail = f.detail;
-    last_stdout_ = worker_->captured_stdout().text;
-    last_stderr_ = worker_->captured_stderr().text;
-    last_truncated_ = worker_->captured_stdout().truncated() || worker_->captured_stderr().truncated();
-    worker_->Kill();  // after any failure the process may hold a poisoned CUDA context
-    worker_.reset();
+    out.failure = f;
+    Discard();
+    return out;
   };
-  if (auto st = worker_->Send(CaseRequestToJson(BuildCaseRequest(problem_, c))); !st)
-    return fail(Death(worker_->Next(1.0), "before the case started"));
+  if (auto f = EnsureWorker()) { out.failure = f; return out; }
+  if (auto st = worker_->Send(CaseRequestToJson(request)); !st) return fail(Death(worker_->Next(1.0), "before the case started"));
   bool ready = false;
   int calls = 0;
   for (;;) {
@@ -182,51 +195,142 @@ void Supervisor::RunLoadedCase(const Case& c, const ExpectedOutputs& expected, C
       calls = ev.frame.header.value("calls", calls);
       continue;
     }
-    if (type == "case_done") { Judge(ev.frame, expected, result); return; }
+    if (type == "case_done") {
+      auto report = CaseReportFromJson(ev.frame.header);
+      if (!report) return fail({Verdict::kRuntimeError, report.error().message + " (result channel tampered with?)"});
+      size_t expected_bytes = report->output_calls.size() * report->output_bytes_per_call;
+      size_t per_call = 0;
+      for (const auto& e : c.expected[0]) per_call += e.size() * 4;
+      if (ev.frame.blob.size() != expected_bytes || report->output_bytes_per_call != per_call)
+        return fail({Verdict::kRuntimeError, "the worker returned " + std::to_string(ev.frame.blob.size()) +
+                                                 " output bytes, expected " + std::to_string(expected_bytes) + " (result channel tampered with?)"});
+      out.report = std::move(*report);
+      out.outputs = std::move(ev.frame.blob);
+      return out;
+    }
     std::string message = ev.frame.header.value("message", "(no message)");
-    if (type == "fault" && ev.frame.header.value("phase", "") == "solve")
-      return fail({Verdict::kRuntimeError, message + " (call " + std::to_string(calls + 1) + ")"});
+    if (type == "fault" && ev.frame.header.value("phase", "") == "solve") {
+      Verdict v = message.find("cudaErrorMemoryAllocation") != std::string::npos ? Verdict::kMemoryLimit : Verdict::kRuntimeError;
+      if (v == Verdict::kMemoryLimit) message = "device memory exhausted: " + message;
+      return fail({v, message + " (call " + std::to_string(calls + 1) + ")"});
+    }
     return fail({Verdict::kInternalError, "worker " + type + " during setup: " + message});
   }
 }
 
-void Supervisor::Judge(const Frame& done, const ExpectedOutputs& expected, CaseResult& result) {
-  size_t expected_bytes = 0;
-  std::vector<const Param*> outputs;
-  for (const Param& p : problem_.params)
-    if (p.is_buffer && p.role == Role::kOutput) outputs.push_back(&p);
-  for (size_t i = 0; i < outputs.size(); ++i) expected_bytes += expected[i].size() * DTypeSize(outputs[i]->dtype);
-  if (done.blob.size() != 2 * expected_bytes || done.header.value("first_output_bytes", size_t(0)) != expected_bytes) {
-    result.verdict = Verdict::kRuntimeError;
-    result.detail = "the worker returned " + std::to_string(done.blob.size()) + " output bytes, expected " +
-                    std::to_string(2 * expected_bytes) + " (result channel tampered with?)";
+CaseResult Supervisor::RunCase(const PreparedCase& c) {
+  auto start = Clock::now();
+  CaseResult result;
+  result.name = c.spec.name;
+  result.kind = c.spec.kind;
+  result.note = c.spec.note;
+  result.scalars = c.spec.scalars;
+  result.min_bytes = problem_.MinimumBytes(c.spec.scalars).value();
+  result.input_variants = int(c.expected.size());
+  size_t out_mark = worker_ ? worker_->captured_stdout().text.size() : 0;
+  size_t err_mark = worker_ ? worker_->captured_stderr().text.size() : 0;
+  bool fresh = !worker_;
+  Outcome outcome = Request(c, BuildCaseRequest(problem_, c));
+  if (outcome.failure) {
+    result.verdict = outcome.failure->verdict;
+    result.detail = outcome.failure->detail;
+  } else {
+    Judge(c, outcome, result);
+  }
+  if (worker_) worker_->DrainOutput();
+  const std::string& out = worker_ ? worker_->captured_stdout().text : last_stdout_;
+  const std::string& err = worker_ ? worker_->captured_stderr().text : last_stderr_;
+  if (fresh) out_mark = err_mark = 0;
+  result.worker_stdout = out.substr(std::min(out_mark, out.size()));
+  result.worker_stderr = err.substr(std::min(err_mark, err.size()));
+  result.output_truncated = worker_ ? (worker_->captured_stdout().truncated() || worker_->captured_stderr().truncated()) : last_truncated_;
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+void Supervisor::Judge(const PreparedCase& c, const Outcome& outcome, CaseResult& result) {
+  const CaseReport& rep = outcome.report;
+  MeasureTiming(rep, result);
+  result.verdict = Verdict::kAccepted;
+  std::map<int, std::string> first_output_of_variant;
+  size_t per_call = rep.output_bytes_per_call;
+  for (size_t i = 0; i < rep.output_calls.size(); ++i) {
+    const CallRecord& call = rep.calls[size_t(rep.output_calls[i])];
+    std::string bytes = outcome.outputs.substr(i * per_call, per_call);
+    auto [check, buffer] = CheckCall(problem_, c.expected[size_t(call.variant)], bytes);
+    ++result.calls_checked;
+    if (rep.output_calls[i] == 0) result.check = check;
+    else if (!result.timed_check || check.tolerance_used > result.timed_check->tolerance_used) result.timed_check = check;
+    auto [it, inserted] = first_output_of_variant.emplace(call.variant, bytes);
+    if (!inserted && it->second != bytes) result.deterministic = false;
+    else if (!inserted && !result.deterministic.has_value()) result.deterministic = true;
+    if (check.passed || result.verdict != Verdict::kAccepted) continue;
+    result.verdict = Verdict::kWrongAnswer;
+    std::string what = AllPoison(bytes) ? "solve() did not write " + buffer + " (it still holds the judge's NaN poison)"
+                                         : check.Describe(buffer);
+    if (rep.output_calls[i] == 0) { result.detail = what; continue; }
+    result.detail = "call " + std::to_string(rep.output_calls[i] + 1) + " (" + std::string(CallKindName(call.kind)) +
+                    ", input variant " + std::to_string(call.variant) + ") is wrong although the first call was right: " + what;
+    for (size_t v = 0; v < c.expected.size(); ++v)
+      if (int(v) != call.variant && CheckCall(problem_, c.expected[v], bytes).first.passed)
+        result.detail += "; it is the answer for input variant " + std::to_string(v) +
+                         ": results must not be cached between calls, every call gets new data";
+  }
+  if (rep.violation) {
+    result.verdict = Verdict::kMemoryViolation;
+    result.detail = rep.violation->message;
+  } else if (result.verdict == Verdict::kWrongAnswer && result.check && !result.check->passed) {
+    Diagnose(c, result);
+  }
+}
+
+// Re-runs a case that failed on its first call in two diagnostic modes, to say why.
+void Supervisor::Diagnose(const PreparedCase& c, CaseResult& result) {
+  CaseRequest zero_guard = BuildCaseRequest(problem_, c);
+  zero_guard.diagnostic = true;
+  zero_guard.guard_nan = false;
+  if (Passes(c, zero_guard)) {
+    result.verdict = Verdict::kMemoryViolation;
+    result.detail = "solve() reads past the end of its input: the answer was right when the memory after the input held "
+                    "zeros, and wrong when it held NaN (" + result.detail + "); check the bounds (idx < N)";
     return;
   }
-  auto event_ms = done.header.value("event_ms", std::vector<double>{});
-  result.event = Summarize(event_ms);
-  result.wall = Summarize(done.header.value("wall_ms", std::vector<double>{}));
-  result.warmup_calls = done.header.value("warmup_calls", 0);
-  if (result.event.median > 0) result.gbps = double(result.min_bytes) / (result.event.median * 1e-3) / 1e9;
-  result.verdict = Verdict::kAccepted;
-  size_t offset = 0;
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    size_t bytes = expected[i].size() * DTypeSize(outputs[i]->dtype);
-    CheckResult first = CheckOutput(expected[i], done.blob.substr(offset, bytes), outputs[i]->dtype, problem_.tolerance);
-    CheckResult last = CheckOutput(expected[i], done.blob.substr(expected_bytes + offset, bytes), outputs[i]->dtype, problem_.tolerance);
-    offset += bytes;
-    if (!result.check || first.tolerance_used > result.check->tolerance_used) result.check = first;
-    if (!result.timed_check || last.tolerance_used > result.timed_check->tolerance_used) result.timed_check = last;
-    if (!first.passed) {
-      result.verdict = Verdict::kWrongAnswer;
-      result.detail = first.Describe(outputs[i]->name);
-      return;
-    }
-    if (!last.passed) {
-      result.verdict = Verdict::kWrongAnswer;
-      result.detail = "right on the first call but wrong on the last timed call: " + last.Describe(outputs[i]->name);
-      return;
-    }
+  if (problem_.zero_init_outputs) return;
+  CaseRequest zero_out = BuildCaseRequest(problem_, c);
+  zero_out.diagnostic = true;
+  zero_out.zero_outputs = true;
+  if (Passes(c, zero_out))
+    result.detail += ". It passes only when the output starts at zero: solve() accumulates into output without "
+                     "clearing it first; add cudaMemset(output, 0, sizeof(float)) before the kernel";
+}
+
+bool Supervisor::Passes(const PreparedCase& c, const CaseRequest& request) {
+  Outcome o = Request(c, request);
+  if (o.failure || o.report.violation || o.report.output_calls.empty()) return false;
+  return CheckCall(problem_, c.expected[0], o.outputs.substr(0, o.report.output_bytes_per_call)).first.passed;
+}
+
+void Supervisor::MeasureTiming(const CaseReport& rep, CaseResult& result) const {
+  std::vector<double> event, wall;
+  for (const CallRecord& call : rep.calls) {
+    if (call.kind == CallKind::kWarmup) ++result.warmup_calls;
+    if (call.kind != CallKind::kTimed) continue;
+    event.push_back(call.event_ms);
+    wall.push_back(call.wall_ms);
   }
+  result.event = Summarize(event);
+  result.wall = Summarize(wall);
+  if (event.empty()) return;
+  result.audit = AuditTiming(event, wall, rep.overhead_wall_ms);
+  if (result.audit.escaped)
+    result.flags.push_back("work escaped the event window: the events saw " + std::to_string(result.audit.event_median_ms) +
+                           " ms but the host waited " + std::to_string(result.audit.unseen_ms) +
+                           " ms more (another stream, or work left running after solve() returned); timed by the wall clock instead");
+  double ms = result.audit.honest_median_ms;
+  if (ms > 0) result.gbps = double(result.min_bytes) / (ms * 1e-3) / 1e9;
+  if (config_.peak_bandwidth_gbps > 0 && result.gbps > config_.peak_bandwidth_gbps * 1.02 && result.min_bytes > (64 << 20))
+    result.flags.push_back("implausible: " + std::to_string(int(result.gbps)) + " GB/s is above the memory's peak of " +
+                           std::to_string(int(config_.peak_bandwidth_gbps)) + " GB/s");
 }
 
 }  // namespace judge

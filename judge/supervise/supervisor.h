@@ -5,15 +5,14 @@
 // follows from where it happened: a setup fault reported by the worker's own checked calls is IE,
 // anything from the first solve() on (crash, exit, CUDA error, hang) is the submission's.
 #include <atomic>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "judge/problem/problem.h"
-#include "judge/problem/reference.h"
 #include "judge/protocol/messages.h"
 #include "judge/report/run_report.h"
+#include "judge/supervise/case_preparation.h"
 #include "judge/supervise/worker_process.h"
 
 namespace judge {
@@ -24,6 +23,7 @@ struct SupervisorConfig {
   std::string library_path;     // the built submission
   size_t output_cap_bytes = 64 * 1024;
   const std::atomic<bool>* interrupted = nullptr;  // set by SIGINT/SIGTERM
+  double peak_bandwidth_gbps = 0;  // a result above this is implausible (0: unknown)
 };
 
 class Supervisor {
@@ -32,19 +32,27 @@ class Supervisor {
   ~Supervisor();
   // Starts a worker and asks it to open the device: the no-GPU check, done before compiling.
   Expected<DeviceInfo> ProbeDevice();
-  CaseResult RunCase(const Case& c, const ExpectedOutputs& expected);
+  CaseResult RunCase(const PreparedCase& c);
 
  private:
   struct Failure {
     Verdict verdict;
     std::string detail;
   };
+  struct Outcome {  // one case request's answer
+    std::optional<Failure> failure;
+    CaseReport report;
+    std::string outputs;
+  };
   std::optional<Failure> EnsureWorker();
   std::optional<Failure> Converse(const Json& request, const std::string& want, Frame* reply, double timeout);
-  void RunLoadedCase(const Case& c, const ExpectedOutputs& expected, CaseResult& result);
-  void Judge(const Frame& done, const ExpectedOutputs& expected, CaseResult& result);
+  Outcome Request(const PreparedCase& c, const CaseRequest& request);
+  void Judge(const PreparedCase& c, const Outcome& outcome, CaseResult& result);
+  void Diagnose(const PreparedCase& c, CaseResult& result);
+  bool Passes(const PreparedCase& c, const CaseRequest& request);
+  void MeasureTiming(const CaseReport& report, CaseResult& result) const;
   Failure Death(const WorkerEvent& ev, const std::string& when);
-  void Retire();  // ends the worker and keeps its captured output for the case
+  void Discard();  // kills the worker, keeping its captured output for the case
 
   const Problem& problem_;
   SupervisorConfig config_;
@@ -54,6 +62,6 @@ class Supervisor {
   bool last_truncated_ = false;
 };
 
-CaseRequest BuildCaseRequest(const Problem& problem, const Case& c);
+CaseRequest BuildCaseRequest(const Problem& problem, const PreparedCase& c);
 
 }  // namespace judge

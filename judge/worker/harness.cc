@@ -13,97 +13,205 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double SecondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// 0xFF bytes are NaN as float32 and -1 as int32: an output the submission never writes cannot pass.
-constexpr uint8_t kPoisonByte = 0xFF;
+constexpr size_t kGuardBefore = 4096, kInputGuardAfter = 64 * 1024, kCanary = 4096;
+constexpr uint8_t kNanByte = 0xFF;     // 0xFFFFFFFF is a NaN as float32 and -1 as int32
+constexpr uint8_t kCanaryByte = 0xA5;
+constexpr size_t kMaxOutputBytesKeptPerCall = 64 * 1024;  // beyond: first and last calls only
 
-}  // namespace
-
-Status CaseHarness::Setup(const CaseRequest& request) {
-  buffers_.clear();
-  args_.clear();
-  output_indices_.clear();
-  for (const ParamArg& p : request.params) {
-    CallArg arg;
-    if (!p.is_buffer) {
-      arg.is_pointer = false;
-      arg.scalar = p.scalar;
-      args_.push_back(arg);
-      continue;
-    }
-    size_t bytes = size_t(p.buffer.count) * DTypeSize(p.buffer.dtype);
-    auto buf = DeviceBuffer::Allocate(device_, bytes);
-    if (!buf) return buf.error();
-    if (p.buffer.is_input) {
-      HostBytes host = MaterializeInput(p.buffer.input.value_or(InputSpec{}), p.buffer.dtype, p.buffer.count);
-      JUDGE_TRY(device_.CopyToDevice(buf->get(), host.data(), bytes));
-    } else {
-      output_indices_.push_back(buffers_.size());
-    }
-    arg.pointer = buf->get();
-    args_.push_back(arg);
-    buffers_.push_back(std::move(*buf));
-  }
-  return device_.Synchronize();
-}
-
-Status CaseHarness::CallOnce() {
-  JUDGE_TRY(library_.Call(args_));
-  JUDGE_TRY(device_.Synchronize());
-  std::fflush(nullptr);  // the submission's printf output reaches the judge with its case
-  progress_("call", ++calls_);
+Status ExpectFilled(Device& device, const uint8_t* device_ptr, size_t bytes, uint8_t value, bool* intact) {
+  std::string host(bytes, '\0');
+  JUDGE_TRY(device.CopyToHost(host.data(), device_ptr, bytes));
+  *intact = host.find_first_not_of(char(value)) == std::string::npos;
   return Status::Ok();
 }
 
+}  // namespace
+
+Expected<GuardedBuffer> CaseHarness::Allocate(size_t bytes, size_t before, size_t after, uint8_t guard_byte) {
+  GuardedBuffer g;
+  auto alloc = DeviceBuffer::Allocate(device_, before + bytes + after);
+  if (!alloc) return alloc.error();
+  g.allocation = std::move(*alloc);
+  g.data = static_cast<uint8_t*>(g.allocation.get()) + before;
+  g.bytes = bytes;
+  g.before = before;
+  g.after = after;
+  g.guard_byte = guard_byte;
+  JUDGE_TRY(device_.Fill(g.allocation.get(), guard_byte, g.allocation.bytes()));
+  return g;
+}
+
+Status CaseHarness::Setup(const CaseRequest& request) {
+  inputs_.clear();
+  outputs_.clear();
+  variants_ = 1;
+  for (const ParamArg& p : request.params) {
+    if (!p.is_buffer) continue;
+    size_t bytes = size_t(p.buffer.count) * DTypeSize(p.buffer.dtype);
+    if (!p.buffer.is_input) {
+      auto g = Allocate(bytes, kCanary, kCanary, kCanaryByte);
+      if (!g) return g.error();
+      outputs_.push_back(std::move(*g));
+      continue;
+    }
+    std::vector<GuardedBuffer> variants;
+    for (const InputSpec& spec : p.buffer.variants) {
+      auto g = Allocate(bytes, kGuardBefore, kInputGuardAfter, request.guard_nan ? kNanByte : 0);
+      if (!g) return g.error();
+      HostBytes host = MaterializeInput(spec, p.buffer.dtype, p.buffer.count);
+      JUDGE_TRY(device_.CopyToDevice(g->data, host.data(), bytes));
+      auto sum = device_.Checksum(g->data, bytes);
+      if (!sum) return sum.error();
+      g->checksum = *sum;
+      variants.push_back(std::move(*g));
+    }
+    if (variants.empty()) return MakeError(ErrorCode::kProtocol, "input " + p.buffer.name + " has no data");
+    variants_ = int(variants.size());
+    inputs_.push_back(std::move(variants));
+  }
+  auto timer = device_.CreateTimer();
+  if (!timer) return timer.error();
+  timer_ = std::move(*timer);
+  return device_.Synchronize();
+}
+
+// The time an empty event window takes, so the judge can tell launch overhead from hidden work.
+Status CaseHarness::Calibrate(CaseReport* report) {
+  std::vector<double> event, wall;
+  for (int i = 0; i < 7; ++i) {
+    auto start = Clock::now();
+    JUDGE_TRY(timer_->Start());
+    JUDGE_TRY(timer_->Stop());
+    JUDGE_TRY(device_.Synchronize());
+    wall.push_back(SecondsSince(start) * 1e3);
+    auto ms = timer_->ElapsedMs();
+    if (!ms) return ms.error();
+    event.push_back(*ms);
+  }
+  report->overhead_event_ms = Summarize(event).median;
+  report->overhead_wall_ms = Summarize(wall).median;
+  return Status::Ok();
+}
+
+bool CaseHarness::KeepOutputs(int call) const {
+  size_t per_call = 0;
+  for (const auto& o : outputs_) per_call += o.bytes;
+  return per_call <= kMaxOutputBytesKeptPerCall || call == 0 || call == planned_calls_ - 1;
+}
+
 Status CaseHarness::CopyOutputs(std::string* out) {
-  out->clear();
-  for (size_t i : output_indices_) {
-    std::string bytes(buffers_[i].bytes(), '\0');
-    JUDGE_TRY(device_.CopyToHost(bytes.data(), buffers_[i].get(), bytes.size()));
+  for (const auto& o : outputs_) {
+    std::string bytes(o.bytes, '\0');
+    JUDGE_TRY(device_.CopyToHost(bytes.data(), o.data, bytes.size()));
     *out += bytes;
   }
   return Status::Ok();
 }
 
-Status CaseHarness::TimeCalls(const TimingPolicy& policy, CaseTimings* timings) {
-  auto timer = device_.CreateTimer();
-  if (!timer) return timer.error();
-  auto warm_start = Clock::now();
-  for (int i = 0; i < policy.warmup_calls && SecondsSince(warm_start) < policy.budget_seconds; ++i) {
-    JUDGE_TRY(CallOnce());
-    ++timings->warmup_calls;
+Status CaseHarness::CheckMemory(int variant, int call, std::optional<Violation>* violation) {
+  size_t index = 0;
+  for (const auto& per_input : inputs_) {
+    const GuardedBuffer& in = per_input[size_t(variant)];
+    auto sum = device_.Checksum(in.data, in.bytes);
+    if (!sum) return sum.error();
+    if (*sum != in.checksum) {
+      *violation = Violation{"input_modified", call, "solve() modified its input (input buffer #" + std::to_string(index) +
+                                                         " changed during call " + std::to_string(call + 1) + "); inputs are const"};
+      return Status::Ok();
+    }
+    bool before_ok = false, after_ok = false;
+    const auto* base = static_cast<const uint8_t*>(in.allocation.get());
+    JUDGE_TRY(ExpectFilled(device_, base, in.before, in.guard_byte, &before_ok));
+    JUDGE_TRY(ExpectFilled(device_, base + in.before + in.bytes, in.after, in.guard_byte, &after_ok));
+    if (!before_ok || !after_ok) {
+      *violation = Violation{"input_guard_written", call, std::string("solve() wrote ") + (before_ok ? "past the end" : "before the start") +
+                                                              " of its input (call " + std::to_string(call + 1) + ")"};
+      return Status::Ok();
+    }
+    ++index;
   }
-  double spent = 0;
-  while (!ShouldStopSampling(policy, timings->event_ms, spent)) {
-    JUDGE_TRY(device_.FlushCache());
-    auto wall_start = Clock::now();
-    JUDGE_TRY((*timer)->Start());
-    JUDGE_TRY(library_.Call(args_));
-    JUDGE_TRY((*timer)->Stop());
-    JUDGE_TRY(device_.Synchronize());
-    double wall_ms = SecondsSince(wall_start) * 1e3;
-    auto event_ms = (*timer)->ElapsedMs();
-    if (!event_ms) return event_ms.error();
-    timings->event_ms.push_back(*event_ms);
-    timings->wall_ms.push_back(wall_ms);
-    spent += wall_ms / 1e3;
-    progress_("call", ++calls_);
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    const GuardedBuffer& out = outputs_[i];
+    const auto* base = static_cast<const uint8_t*>(out.allocation.get());
+    bool before_ok = false, after_ok = false;
+    JUDGE_TRY(ExpectFilled(device_, base, out.before, kCanaryByte, &before_ok));
+    JUDGE_TRY(ExpectFilled(device_, base + out.before + out.bytes, out.after, kCanaryByte, &after_ok));
+    if (!before_ok || !after_ok) {
+      *violation = Violation{"output_guard_written", call, std::string("solve() wrote ") + (before_ok ? "past the end" : "before the start") +
+                                                               " of output buffer #" + std::to_string(i) + " (out-of-bounds write, call " +
+                                                               std::to_string(call + 1) + ")"};
+      return Status::Ok();
+    }
   }
   return Status::Ok();
 }
 
-std::variant<CaseOutput, CaseFault> CaseHarness::Run(const CaseRequest& request) {
-  calls_ = 0;
-  if (auto st = Setup(request); !st) return CaseFault{FaultPhase::kSetup, st.error().message};
-  for (size_t i : output_indices_) {
-    if (auto st = device_.Fill(buffers_[i].get(), kPoisonByte, buffers_[i].bytes()); !st)
-      return CaseFault{FaultPhase::kSetup, st.error().message};
+Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::string* outputs) {
+  std::vector<CallArg> args;
+  size_t in = 0, out = 0;
+  for (const ParamArg& p : request_->params) {
+    CallArg a;
+    if (!p.is_buffer) { a.is_pointer = false; a.scalar = p.scalar; }
+    else if (p.buffer.is_input) a.pointer = inputs_[in++][size_t(variant)].data;
+    else a.pointer = outputs_[out++].data;
+    args.push_back(a);
   }
-  progress_("ready", 0);
+  for (const auto& o : outputs_) JUDGE_TRY(device_.Fill(o.data, request_->zero_outputs ? 0 : kNanByte, o.bytes));
+  // Warm-up and timed calls look the same to the submission: the same flush, the same events.
+  if (!request_->diagnostic) JUDGE_TRY(device_.FlushCache());
+  JUDGE_TRY(device_.Synchronize());
+  auto start = Clock::now();
+  JUDGE_TRY(timer_->Start());
+  JUDGE_TRY(library_.Call(args));
+  JUDGE_TRY(timer_->Stop());
+  JUDGE_TRY(device_.Synchronize());
+  double wall_ms = SecondsSince(start) * 1e3;
+  std::fflush(nullptr);  // the submission's printf output reaches the judge with its case
+  auto event_ms = timer_->ElapsedMs();
+  if (!event_ms) return event_ms.error();
+  int index = int(report->calls.size());
+  report->calls.push_back(CallRecord{kind, variant, *event_ms, wall_ms});
+  JUDGE_TRY(CheckMemory(variant, index, &report->violation));
+  if (KeepOutputs(index)) {
+    report->output_calls.push_back(index);
+    JUDGE_TRY(CopyOutputs(outputs));
+  }
+  progress_("call", index + 1);
+  return Status::Ok();
+}
+
+std::variant<CaseOutput, CaseFault> CaseHarness::Run(const CaseRequest& request) {
+  request_ = &request;
+  if (auto st = Setup(request); !st) return CaseFault{FaultPhase::kSetup, st.error().message};
   CaseOutput out;
-  if (auto st = CallOnce(); !st) return CaseFault{FaultPhase::kSolve, st.error().message};
-  if (auto st = CopyOutputs(&out.first_outputs); !st) return CaseFault{FaultPhase::kSolve, st.error().message};
-  if (auto st = TimeCalls(request.timing, &out.timings); !st) return CaseFault{FaultPhase::kSolve, st.error().message};
-  if (auto st = CopyOutputs(&out.last_outputs); !st) return CaseFault{FaultPhase::kSolve, st.error().message};
+  for (const auto& o : outputs_) out.report.output_bytes_per_call += o.bytes;
+  if (auto st = Calibrate(&out.report); !st) return CaseFault{FaultPhase::kSetup, st.error().message};
+  const TimingPolicy& policy = request.timing;
+  planned_calls_ = request.diagnostic ? 1 : 1 + policy.warmup_calls + policy.max_samples;
+  progress_("ready", 0);
+  auto fail = [](const Status& st) { return CaseFault{FaultPhase::kSolve, st.error().message}; };
+  if (auto st = Call(CallKind::kCheck, 0, &out.report, &out.outputs); !st) return fail(st);
+  if (request.diagnostic || out.report.violation) return out;
+  int next = 1;  // variant rotation: consecutive calls never see the same input when there are several
+  auto start = Clock::now();
+  for (int i = 0; i < policy.warmup_calls && SecondsSince(start) < policy.budget_seconds; ++i) {
+    if (auto st = Call(CallKind::kWarmup, next++ % variants_, &out.report, &out.outputs); !st) return fail(st);
+    if (out.report.violation) return out;
+  }
+  std::vector<double> samples;
+  double spent = 0;
+  while (!ShouldStopSampling(policy, samples, spent)) {
+    if (auto st = Call(CallKind::kTimed, next++ % variants_, &out.report, &out.outputs); !st) return fail(st);
+    if (out.report.violation) return out;
+    samples.push_back(out.report.calls.back().event_ms);
+    spent += out.report.calls.back().wall_ms / 1e3;
+  }
+  // The last timed call's output is always kept, even for large outputs.
+  int last = int(out.report.calls.size()) - 1;
+  if (out.report.output_calls.empty() || out.report.output_calls.back() != last) {
+    out.report.output_calls.push_back(last);
+    if (auto st = CopyOutputs(&out.outputs); !st) return fail(st);
+  }
   return out;
 }
 

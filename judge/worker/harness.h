@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Runs one case inside the worker: allocate and fill the buffers, make one untimed correctness
-// call on a poisoned output, warm up, then time cold calls until the stopping rule says enough.
+// Runs one case inside the worker. Every buffer is guarded:
+//   input:  [4 KiB guard][data][64 KiB guard]   guards hold NaN (or zeros for a diagnostic rerun),
+//           so a kernel that reads past N gets a different answer; several variants of each input
+//           (different data, different sums) rotate across calls.
+//   output: [4 KiB canary][data][4 KiB canary]  canaries hold 0xA5 bytes; data is poisoned with
+//           0xFF bytes (NaN) before every call, so an unwritten output cannot pass.
+// After every call (outside the timed window) the worker checks the input's checksum, the input's
+// guards and the output's canaries, and keeps the call's output for the judge to check.
 #include <functional>
+#include <optional>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "judge/device/device.h"
 #include "judge/protocol/messages.h"
@@ -21,9 +30,18 @@ struct CaseFault {
 };
 
 struct CaseOutput {
-  CaseTimings timings;
-  std::string first_outputs;  // output buffers after the correctness call, concatenated
-  std::string last_outputs;   // output buffers after the last timed call
+  CaseReport report;
+  std::string outputs;  // report.output_calls' outputs, concatenated
+};
+
+// A device allocation with guard regions on both sides of the part the submission gets.
+struct GuardedBuffer {
+  DeviceBuffer allocation;
+  void* data = nullptr;      // what solve() receives
+  size_t bytes = 0;          // of data
+  size_t before = 0, after = 0;
+  uint8_t guard_byte = 0;
+  uint64_t checksum = 0;     // of data, inputs only
 };
 
 class CaseHarness {
@@ -31,22 +49,27 @@ class CaseHarness {
   using ProgressFn = std::function<void(const std::string& stage, int calls_done)>;
   CaseHarness(Device& device, const SubmissionLibrary& library, ProgressFn progress)
       : device_(device), library_(library), progress_(std::move(progress)) {}
-  // Returns the outputs, or the fault that stopped the case.
   std::variant<CaseOutput, CaseFault> Run(const CaseRequest& request);
 
  private:
-  Status CallOnce();
-  Status CopyOutputs(std::string* out);
   Status Setup(const CaseRequest& request);
-  Status TimeCalls(const TimingPolicy& policy, CaseTimings* timings);
+  Expected<GuardedBuffer> Allocate(size_t bytes, size_t before, size_t after, uint8_t guard_byte);
+  Status Calibrate(CaseReport* report);
+  // One call of solve() on `variant`, with its checks; sets *violation when memory was abused.
+  Status Call(CallKind kind, int variant, CaseReport* report, std::string* outputs);
+  Status CheckMemory(int variant, int call, std::optional<Violation>* violation);
+  Status CopyOutputs(std::string* out);
+  bool KeepOutputs(int call) const;
 
   Device& device_;
   const SubmissionLibrary& library_;
   ProgressFn progress_;
-  std::vector<DeviceBuffer> buffers_;
-  std::vector<CallArg> args_;
-  std::vector<size_t> output_indices_;  // into buffers_
-  int calls_ = 0;
+  const CaseRequest* request_ = nullptr;
+  std::unique_ptr<IntervalTimer> timer_;
+  std::vector<std::vector<GuardedBuffer>> inputs_;  // [input][variant]
+  std::vector<GuardedBuffer> outputs_;
+  int variants_ = 1;
+  int planned_calls_ = 0;
 };
 
 }  // namespace judge

@@ -69,10 +69,9 @@ class Worker {
     if (auto* fault = std::get_if<CaseFault>(&result))
       return Fault(fault->phase == FaultPhase::kSetup ? "setup" : "solve", fault->message);
     const auto& out = std::get<CaseOutput>(result);
-    Send({{"type", "case_done"}, {"event_ms", out.timings.event_ms}, {"wall_ms", out.timings.wall_ms},
-          {"warmup_calls", out.timings.warmup_calls}, {"first_output_bytes", out.first_outputs.size()},
-          {"last_output_bytes", out.last_outputs.size()}},
-         out.first_outputs + out.last_outputs);
+    Json done = CaseReportToJson(out.report);
+    done["type"] = "case_done";
+    Send(done, out.outputs);
     return true;
   }
 

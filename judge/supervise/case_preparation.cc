@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#include "judge/supervise/case_preparation.h"
+
+namespace judge {
+namespace {
+
+uint64_t Mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+bool AllGenerated(const Case& c) {
+  for (const auto& [name, spec] : c.inputs)
+    if (!spec.generate) return false;
+  return !c.inputs.empty();
+}
+
+}  // namespace
+
+uint64_t VariantSeed(uint64_t seed, uint64_t run_secret, int k) { return Mix(Mix(seed ^ run_secret) + uint64_t(k)); }
+
+Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const Reference& reference,
+                                   uint64_t run_secret, int variants) {
+  PreparedCase prepared;
+  prepared.spec = c;
+  int count = AllGenerated(c) ? std::max(1, variants) : 1;
+  for (int k = 0; k < count; ++k) {
+    Case variant = c;
+    if (k > 0)
+      for (auto& [name, spec] : variant.inputs) spec.generate->seed = VariantSeed(spec.generate->seed, run_secret, k);
+    auto expected = reference.Compute(problem, variant);
+    if (!expected) return expected.error();
+    prepared.variant_inputs.push_back(variant.inputs);
+    prepared.expected.push_back(std::move(*expected));
+  }
+  return prepared;
+}
+
+}  // namespace judge

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Turns a testcase into what the supervisor needs: several variants of each generated input
+// (variant 0 is the published data; the others are seeded from a per-run secret the worker never
+// receives) and the expected outputs of every variant, computed here by the reference.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "judge/problem/reference.h"
+#include "judge/testcase/testcase.h"
+
+namespace judge {
+
+struct PreparedCase {
+  Case spec;
+  std::vector<std::map<std::string, InputSpec>> variant_inputs;  // [variant][input name]
+  std::vector<ExpectedOutputs> expected;                          // [variant]
+};
+
+// Literal inputs get one variant (they are small and public anyway); generated ones `variants`.
+Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const Reference& reference,
+                                   uint64_t run_secret, int variants);
+
+// A seed for variant k >= 1 that cannot be predicted without the run secret.
+uint64_t VariantSeed(uint64_t seed, uint64_t run_secret, int k);
+
+}  // namespace judge
