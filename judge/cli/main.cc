@@ -120,6 +120,7 @@ int CmdRun(int argc, char** argv) {
       ("format", "what to print on stdout: text, json, or text,json", cxxopts::value<std::string>()->default_value("text"))
       ("out", "also write the JSON report to this file", cxxopts::value<std::string>())
       ("call-timeout", "seconds one solve() call may take (default: the problem's limit)", cxxopts::value<double>())
+      ("no-sandbox", "run the worker without its sandbox (debugging only; the report says so)")
       ("q,quiet", "no progress lines on stderr")
       ("file", "the submission", cxxopts::value<std::vector<std::string>>());
   opts.parse_positional({"file"});
@@ -154,6 +155,7 @@ int CmdRun(int argc, char** argv) {
   if (o.device != "cuda" && o.device != "host") return ExitFor(judge::MakeError(ErrorCode::kUsage, "--device must be cuda or host"));
   if (args->count("arch")) o.arch = (*args)["arch"].as<std::string>();
   o.cache_dir = CacheDir(*args);
+  o.sandbox = !args->count("no-sandbox");
   if (args->count("call-timeout")) o.call_timeout_seconds = (*args)["call-timeout"].as<double>();
   o.worker_program = judge::ExecutablePath();
   o.interrupted = &g_interrupted;

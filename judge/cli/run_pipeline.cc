@@ -127,7 +127,14 @@ Status ValidateSubmissionPath(const std::string& path) {
 
 void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Case>& cases, Supervisor& supervisor,
               const Reference& reference, RunReport& report) {
+  auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < cases.size(); ++i) {
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (elapsed > problem.limits.run_seconds) {
+      FailAll(report, {cases.begin() + long(i), cases.end()}, Verdict::kTimeLimit,
+              "not started: the run exceeded its " + std::to_string(int(problem.limits.run_seconds)) + " s limit");
+      return;
+    }
     if (o.interrupted && o.interrupted->load()) {
       FailAll(report, {cases.begin() + long(i), cases.end()}, Verdict::kNotRun, "the run was interrupted before this case");
       report.message = "interrupted: the remaining cases were not run";
@@ -203,8 +210,12 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
     } else {
       config.library_path = report.build.library_path;
       config.peak_bandwidth_gbps = report.device ? report.device->peak_bandwidth_gbps : 0;
+      config.sandbox = o.sandbox;
       Supervisor supervisor(*problem, config);
       RunCases(o, *problem, cases, supervisor, *reference, report);
+      report.protections = supervisor.protections();
+      for (const auto& p : report.protections)
+        if (!p.active) report.warnings.push_back("sandbox layer inactive: " + p.name + " (" + p.detail + ")");
     }
   }
   std::vector<Verdict> verdicts;

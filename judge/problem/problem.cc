@@ -130,8 +130,11 @@ Status ParseLimitsAndTolerance(const Json& root, const JsonContext& ctx, Problem
     auto call = GetNumber(root["limits"], "call_seconds", c, p.limits.call_seconds);
     auto setup = GetNumber(root["limits"], "setup_seconds", c, p.limits.setup_seconds);
     auto comp = GetNumber(root["limits"], "compile_seconds", c, p.limits.compile_seconds);
-    for (const auto* e : {&call, &setup, &comp}) if (!*e) return e->error();
-    p.limits = {*call, *setup, *comp};
+    auto run = GetNumber(root["limits"], "run_seconds", c, p.limits.run_seconds);
+    auto mem = GetNumber(root["limits"], "host_memory_mb", c, p.limits.host_memory_mb);
+    auto out = GetNumber(root["limits"], "output_kb", c, p.limits.output_kb);
+    for (const auto* e : {&call, &setup, &comp, &run, &mem, &out}) if (!*e) return e->error();
+    p.limits = {*call, *setup, *comp, *run, *mem, *out};
   }
   return Status::Ok();
 }

@@ -40,6 +40,9 @@ struct Limits {
   double call_seconds = 10;      // one solve() call, wall clock
   double setup_seconds = 120;    // worker start, allocation, input upload for one case
   double compile_seconds = 180;  // nvcc
+  double run_seconds = 900;      // the whole run; cases not started by then are TLE
+  double host_memory_mb = 16384; // the worker's resident memory (its inputs included)
+  double output_kb = 1024;       // what the submission may print (stdout + stderr)
 };
 
 // How many calls to time and when to stop (the measurement issue refines this).

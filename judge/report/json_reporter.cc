@@ -30,8 +30,15 @@ Json CaseToJson(const CaseResult& c) {
   if (c.timed_check) j["timed_check"] = CheckToJson(*c.timed_check);
   if (c.event.count) {
     j["timing"] = {{"device", StatsToJson(c.event)}, {"host_wall", StatsToJson(c.wall)},
-                   {"warmup_calls", c.warmup_calls}, {"gbps", c.gbps}, {"l2_flushed", true}};
+                   {"warmup_calls", c.warmup_calls}, {"gbps", c.gbps}, {"l2_flushed", true},
+                   {"audit", {{"unseen_ms", c.audit.unseen_ms}, {"escaped", c.audit.escaped},
+                              {"overhead_wall_ms", c.audit.overhead_wall_ms}, {"median_ms", c.audit.honest_median_ms}}}};
   }
+  j["input_variants"] = c.input_variants;
+  j["calls_checked"] = c.calls_checked;
+  j["deterministic"] = c.deterministic ? Json(*c.deterministic) : Json(nullptr);
+  j["flags"] = c.flags;
+  j["ranked"] = c.flags.empty() && c.verdict == Verdict::kAccepted;
   j["stdout"] = c.worker_stdout;
   j["stderr"] = c.worker_stderr;
   j["output_truncated"] = c.output_truncated;
@@ -54,7 +61,7 @@ Json ReportToJson(const RunReport& r) {
             {"problem", {{"name", r.problem}, {"atol", r.tolerance.atol}, {"rtol", r.tolerance.rtol}}},
             {"verdict", std::string(VerdictShort(r.verdict))}, {"verdict_code", int(r.verdict)},
             {"verdict_text", std::string(VerdictLong(r.verdict))}, {"exit_code", int(r.exit_code)},
-            {"message", r.message}, {"warnings", r.warnings},
+            {"message", r.message}, {"warnings", r.warnings}, {"protections", SandboxReportToJson(r.protections)},
             {"build", {{"attempted", b.attempted}, {"ok", b.ok}, {"prebuilt", b.prebuilt}, {"cache_hit", b.cache_hit},
                        {"compiler", b.compiler}, {"target", b.target}, {"flags", b.flags}, {"seconds", b.seconds},
                        {"compile_seconds", b.compile_seconds}, {"log", b.log}, {"cache_key", b.cache_key}}},

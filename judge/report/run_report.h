@@ -11,6 +11,7 @@
 #include "judge/device/device.h"
 #include "judge/measure/sample_stats.h"
 #include "judge/measure/timing_audit.h"
+#include "judge/sandbox/sandbox.h"
 #include "judge/testcase/testcase.h"
 
 namespace judge {
@@ -72,6 +73,7 @@ struct RunReport {
   Verdict verdict = Verdict::kNotRun;
   ExitCode exit_code = ExitCode::kInternalError;
   std::string message;         // a run-level explanation (CE log summary, IE cause, interruption)
+  SandboxReport protections;   // what confined the worker that ran the submission
   std::vector<std::string> warnings;
   const CaseResult* PrimaryPerformanceCase() const;  // first performance case, if any
 };

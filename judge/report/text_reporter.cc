@@ -54,6 +54,11 @@ void WriteHeader(const RunReport& r, std::ostream& out) {
           << " MB L2, driver CUDA " << d.driver_version << ")";
     out << "\n";
   }
+  if (!r.protections.empty()) {
+    out << "sandbox:";
+    for (const auto& p : r.protections) out << " " << p.name << (p.active ? "" : " (OFF)");
+    out << "\n";
+  }
   const BuildInfo& b = r.build;
   if (b.attempted) {
     out << "build: " << (b.prebuilt ? "prebuilt library" : b.compiler + " for " + b.target);
@@ -79,6 +84,22 @@ void WriteTable(const RunReport& r, std::ostream& out, bool color) {
     }
     out << row;
   }
+}
+
+void WriteFlags(const RunReport& r, std::ostream& out) {
+  bool any = false;
+  for (const auto& c : r.cases) {
+    for (const auto& f : c.flags) {
+      if (!any) out << "\nflagged (not ranked):\n";
+      any = true;
+      out << "  " << c.name << ": " << f << "\n";
+    }
+  }
+  int nondeterministic = 0;
+  for (const auto& c : r.cases) nondeterministic += c.deterministic.has_value() && !*c.deterministic;
+  if (nondeterministic)
+    out << "\nnote: " << nondeterministic << " case(s) gave bitwise-different outputs for the same input on repeated "
+        << "calls (float atomics finish in a different order each time); not a failure.\n";
 }
 
 void WriteDetails(const RunReport& r, std::ostream& out) {
@@ -117,6 +138,7 @@ void TextReporter::Write(const RunReport& r, std::ostream& out) const {
   } else {
     WriteTable(r, out, color_);
     WriteDetails(r, out);
+    WriteFlags(r, out);
   }
   WriteSummary(r, out, color_);
 }

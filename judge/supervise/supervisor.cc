@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "judge/supervise/supervisor.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <csignal>
+#include <filesystem>
 #include <map>
 
 #include "judge/check/tolerance_check.h"
+#include "judge/util/fs.h"
 #include "judge/util/subprocess.h"
 
 namespace judge {
@@ -13,6 +19,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr double kInitSeconds = 60;      // CUDA context creation can take seconds on a cold GPU
 constexpr double kCallSlackSeconds = 2;  // cache flush, event sync, memory checks around a call
+constexpr uid_t kNobody = 65534;
 
 std::string Seconds(double s) {
   char buf[32];
@@ -79,6 +86,7 @@ Supervisor::Supervisor(const Problem& problem, SupervisorConfig config) : proble
 
 Supervisor::~Supervisor() {
   if (worker_) worker_->Finish();
+  if (!scratch_.empty()) RemoveTree(scratch_);
 }
 
 void Supervisor::Discard() {
@@ -88,6 +96,8 @@ void Supervisor::Discard() {
   last_truncated_ = worker_->captured_stdout().truncated() || worker_->captured_stderr().truncated();
   worker_->Kill();  // after any failure the process may hold a poisoned CUDA context
   worker_.reset();
+  if (!scratch_.empty()) RemoveTree(scratch_);
+  scratch_.clear();
 }
 
 Supervisor::Failure Supervisor::Death(const WorkerEvent& ev, const std::string& when) {
@@ -100,11 +110,20 @@ Supervisor::Failure Supervisor::Death(const WorkerEvent& ev, const std::string& 
     case WorkerEvent::Kind::kExited:
       if (ev.signal == 9)
         return {Verdict::kRuntimeError, "killed by SIGKILL " + when + " (by the kernel's out-of-memory killer, or from outside)"};
+      if (ev.signal == SIGSYS)
+        return {Verdict::kRuntimeError, "killed by SIGSYS " + when + ": the sandbox stopped a forbidden system call "
+                                        "(starting a program, fork, a network socket, ptrace, mount...)"};
       if (ev.signal) return {Verdict::kRuntimeError, "killed by " + DescribeSignal(ev.signal) + " " + when};
       return {Verdict::kRuntimeError, "the process exited with code " + std::to_string(ev.exit_code) + " " + when +
                                           " (exit() or abort() in the submission?)"};
     case WorkerEvent::Kind::kInterrupted:
       return {Verdict::kNotRun, "interrupted " + when};
+    case WorkerEvent::Kind::kOutputLimit:
+      return {Verdict::kOutputLimit, "printed more than " + std::to_string(int(problem_.limits.output_kb)) +
+                                         " KiB on stdout/stderr " + when + " (the first 64 KiB of each are in the report)"};
+    case WorkerEvent::Kind::kMemoryLimit:
+      return {Verdict::kMemoryLimit, "used more than " + std::to_string(int(problem_.limits.host_memory_mb)) +
+                                         " MiB of host memory " + when};
     case WorkerEvent::Kind::kFrame:
       break;
   }
@@ -121,7 +140,10 @@ std::optional<Supervisor::Failure> Supervisor::Converse(const Json& request, con
     worker_->Kill();
     return Death(ev, "while handling " + type + " (no answer in " + Seconds(timeout) + ")");
   }
-  if (ev.kind != WorkerEvent::Kind::kFrame) return Death(ev, "while handling " + type);
+  if (ev.kind != WorkerEvent::Kind::kFrame) {
+    worker_->Kill();
+    return Death(ev, "while handling " + type);
+  }
   std::string got = ev.frame.header.value("type", "");
   if (got == want) { *reply = std::move(ev.frame); return std::nullopt; }
   std::string message = ev.frame.header.value("message", "");
@@ -131,19 +153,56 @@ std::optional<Supervisor::Failure> Supervisor::Converse(const Json& request, con
   return Failure{Verdict::kInternalError, "worker answered \"" + got + "\" to " + type + ": " + message};
 }
 
+// A private folder the worker may write, holding its own copy of the library (the cache may sit
+// in a home folder that the unprivileged worker cannot enter).
+Expected<std::string> Supervisor::PrepareScratch() {
+  auto dir = MakeTempDir(std::filesystem::temp_directory_path().string(), "gpu-judge-worker-");
+  if (!dir) return dir.error();
+  std::string lib = *dir + "/submission.so";
+  std::error_code ec;
+  std::filesystem::copy_file(config_.library_path, lib, ec);
+  if (ec) return MakeError(ErrorCode::kIo, "cannot copy the library into " + *dir + ": " + ec.message());
+  ::chmod(dir->c_str(), 0700);
+  ::chmod(lib.c_str(), 0500);
+  if (::geteuid() == 0 && config_.sandbox) {  // the worker drops to nobody: hand it the folder
+    (void)::chown(dir->c_str(), kNobody, kNobody);
+    (void)::chown(lib.c_str(), kNobody, kNobody);
+  }
+  return *dir;
+}
+
+std::vector<std::string> Supervisor::WorkerEnvironment() const {
+  // Only what CUDA and the loader need: the judge's own environment may hold secrets.
+  std::vector<std::string> env = {"HOME=" + scratch_, "TMPDIR=" + scratch_, "CUDA_CACHE_PATH=" + scratch_ + "/.nv",
+                                  "LC_ALL=C"};
+  for (const char* key : {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_MODULE_LOADING",
+                          "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "CUDA_DEVICE_ORDER"})
+    if (const char* v = std::getenv(key)) env.push_back(std::string(key) + "=" + v);
+  return env;
+}
+
 std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
   if (load_failure_) return load_failure_;
   if (worker_) return std::nullopt;
-  WorkerLaunch launch{{config_.worker_program, "__worker"}, config_.output_cap_bytes, 1ull << 32, config_.interrupted};
+  auto scratch = PrepareScratch();
+  if (!scratch) return Failure{Verdict::kInternalError, "cannot prepare the worker's folder: " + scratch.error().message};
+  scratch_ = *scratch;
+  WorkerLaunch launch{{config_.worker_program, "__worker"}, WorkerEnvironment(), config_.output_cap_bytes, 1ull << 32,
+                      config_.interrupted, size_t(problem_.limits.output_kb * 1024),
+                      uint64_t(problem_.limits.host_memory_mb * 1024 * 1024)};
   auto spawned = WorkerProcess::Spawn(launch);
   if (!spawned) return Failure{Verdict::kInternalError, "cannot start a worker: " + spawned.error().message};
   worker_ = std::move(*spawned);
+  SandboxPolicy policy;
+  policy.enabled = config_.sandbox;
+  policy.scratch_dir = scratch_;
   Frame reply;
-  if (auto f = Converse({{"type", "init"}, {"device", config_.device_kind}}, "device", &reply, kInitSeconds)) {
+  if (auto f = Converse({{"type", "init"}, {"device", config_.device_kind}, {"sandbox", SandboxPolicyToJson(policy)}},
+                        "device", &reply, kInitSeconds)) {
     Discard();
     return f;
   }
-  if (auto f = Converse({{"type", "load"}, {"library", config_.library_path}, {"entry_point", problem_.entry_point}},
+  if (auto f = Converse({{"type", "load"}, {"library", scratch_ + "/submission.so"}, {"entry_point", problem_.entry_point}},
                         "loaded", &reply, problem_.limits.setup_seconds)) {
     // Loading runs the library's static constructors: a crash there is deterministic, so every
     // case gets the same verdict without retrying.
@@ -152,16 +211,19 @@ std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
     Discard();
     return f;
   }
+  protections_ = SandboxReportFromJson(reply.header.value("protections", Json::array()));
   return std::nullopt;
 }
 
 Expected<DeviceInfo> Supervisor::ProbeDevice() {
-  WorkerLaunch launch{{config_.worker_program, "__worker"}, config_.output_cap_bytes, 1 << 20, config_.interrupted};
+  WorkerLaunch launch{{config_.worker_program, "__worker"}, {}, config_.output_cap_bytes, 1 << 20, config_.interrupted};
   auto spawned = WorkerProcess::Spawn(launch);
   if (!spawned) return MakeError(ErrorCode::kSubprocess, "cannot start a worker: " + spawned.error().message);
   worker_ = std::move(*spawned);
   Frame reply;
-  auto failure = Converse({{"type", "init"}, {"device", config_.device_kind}}, "device", &reply, kInitSeconds);
+  // No submission code runs in the probe: it needs no sandbox.
+  auto failure = Converse({{"type", "init"}, {"device", config_.device_kind}, {"sandbox", {{"enabled", false}}}},
+                          "device", &reply, kInitSeconds);
   if (worker_) worker_->Finish();
   worker_.reset();
   if (failure) return MakeError(ErrorCode::kNoDevice, failure->detail);

@@ -12,6 +12,7 @@
 #include "judge/problem/problem.h"
 #include "judge/protocol/messages.h"
 #include "judge/report/run_report.h"
+#include "judge/sandbox/sandbox.h"
 #include "judge/supervise/case_preparation.h"
 #include "judge/supervise/worker_process.h"
 
@@ -24,6 +25,7 @@ struct SupervisorConfig {
   size_t output_cap_bytes = 64 * 1024;
   const std::atomic<bool>* interrupted = nullptr;  // set by SIGINT/SIGTERM
   double peak_bandwidth_gbps = 0;  // a result above this is implausible (0: unknown)
+  bool sandbox = true;
 };
 
 class Supervisor {
@@ -33,6 +35,8 @@ class Supervisor {
   // Starts a worker and asks it to open the device: the no-GPU check, done before compiling.
   Expected<DeviceInfo> ProbeDevice();
   CaseResult RunCase(const PreparedCase& c);
+  // What the sandbox achieved in the last worker that loaded the submission.
+  const SandboxReport& protections() const { return protections_; }
 
  private:
   struct Failure {
@@ -45,6 +49,8 @@ class Supervisor {
     std::string outputs;
   };
   std::optional<Failure> EnsureWorker();
+  Expected<std::string> PrepareScratch();
+  std::vector<std::string> WorkerEnvironment() const;
   std::optional<Failure> Converse(const Json& request, const std::string& want, Frame* reply, double timeout);
   Outcome Request(const PreparedCase& c, const CaseRequest& request);
   void Judge(const PreparedCase& c, const Outcome& outcome, CaseResult& result);
@@ -60,6 +66,8 @@ class Supervisor {
   std::optional<Failure> load_failure_;  // a library that cannot load fails every case the same way
   std::string last_stdout_, last_stderr_;
   bool last_truncated_ = false;
+  std::string scratch_;  // the current worker's private folder
+  SandboxReport protections_;
 };
 
 CaseRequest BuildCaseRequest(const Problem& problem, const PreparedCase& c);

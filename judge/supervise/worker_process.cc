@@ -11,6 +11,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 
@@ -46,10 +47,13 @@ Expected<Pipe> MakePipe() {
   int devnull = ::open("/dev/null", O_RDONLY);
   if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
   for (int fd = 5; fd < 1024; ++fd) ::close(fd);
-  std::vector<char*> args;
+  std::vector<char*> args, env;
   for (const auto& a : launch.argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  ::execv(args[0], args.data());
+  for (const auto& e : launch.env) env.push_back(const_cast<char*>(e.c_str()));
+  env.push_back(nullptr);
+  if (launch.env.empty()) ::execv(args[0], args.data());
+  else ::execve(args[0], args.data(), env.data());
   dprintf(STDERR_FILENO, "cannot execute worker %s: %s\n", args[0], std::strerror(errno));
   _exit(127);
 }
@@ -69,6 +73,8 @@ Expected<std::unique_ptr<WorkerProcess>> WorkerProcess::Spawn(const WorkerLaunch
   w->req_w_ = req->w; w->resp_r_ = resp->r; w->out_r_ = out->r; w->err_r_ = err->r;
   w->cap_ = launch.output_cap_bytes;
   w->interrupted_ = launch.interrupted;
+  w->output_limit_ = launch.output_limit_bytes;
+  w->memory_limit_ = launch.memory_limit_bytes;
   w->decoder_ = std::make_unique<FrameDecoder>(launch.max_blob_bytes);
   return w;
 }
@@ -106,8 +112,10 @@ WorkerEvent WorkerProcess::Next(double timeout_seconds) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return WorkerEvent::Of(WorkerEvent::Kind::kTimeout);
     if (interrupted_ && interrupted_->load()) return WorkerEvent::Of(WorkerEvent::Kind::kInterrupted);
+    if (output_limit_ && out_.total_bytes + err_.total_bytes > output_limit_) return WorkerEvent::Of(WorkerEvent::Kind::kOutputLimit);
+    if (memory_limit_ && ResidentBytes() > memory_limit_) return WorkerEvent::Of(WorkerEvent::Kind::kMemoryLimit);
     pollfd fds[3] = {{resp_r_, POLLIN, 0}, {out_r_, POLLIN, 0}, {err_r_, POLLIN, 0}};
-    int r = ::poll(fds, 3, int(std::min<long long>(left, 500)));
+    int r = ::poll(fds, 3, int(std::min<long long>(left, 50)));
     if (r < 0 && errno != EINTR) return WorkerEvent::Broken(std::strerror(errno));
     if (r <= 0) continue;
     if (fds[1].revents & (POLLIN | POLLHUP)) Capture(out_r_, out_);
@@ -145,6 +153,22 @@ WorkerEvent WorkerProcess::Reap(double wait_seconds) {
   if (WIFSIGNALED(status)) ev.signal = WTERMSIG(status);
   if (WIFEXITED(status)) ev.exit_code = WEXITSTATUS(status);
   return ev;
+}
+
+// The worker's resident set (VmRSS), polled while waiting: an address-space rlimit would break
+// CUDA, which reserves huge virtual ranges, so memory is watched instead of capped.
+uint64_t WorkerProcess::ResidentBytes() {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/statm", int(pid_));
+  FILE* f = std::fopen(path, "r");
+  if (!f) return 0;
+  unsigned long long pages_total = 0, pages_resident = 0;
+  int n = std::fscanf(f, "%llu %llu", &pages_total, &pages_resident);
+  std::fclose(f);
+  if (n != 2) return 0;
+  uint64_t bytes = uint64_t(pages_resident) * uint64_t(::sysconf(_SC_PAGESIZE));
+  peak_rss_ = std::max(peak_rss_, bytes);
+  return bytes;
 }
 
 void WorkerProcess::DrainOutput() {

@@ -26,13 +26,16 @@ namespace judge {
 
 struct WorkerLaunch {
   std::vector<std::string> argv;       // argv[0] is the program
+  std::vector<std::string> env;        // the whole environment ("K=V"); empty: inherit
   size_t output_cap_bytes = 64 * 1024; // kept of each of stdout and stderr
   uint64_t max_blob_bytes = 1 << 30;
   const std::atomic<bool>* interrupted = nullptr;  // Next() returns kInterrupted once set
+  size_t output_limit_bytes = 0;       // stdout+stderr beyond this: kOutputLimit (0: none)
+  uint64_t memory_limit_bytes = 0;     // resident memory beyond this: kMemoryLimit (0: none)
 };
 
 struct WorkerEvent {
-  enum class Kind { kFrame, kTimeout, kExited, kBroken, kInterrupted };
+  enum class Kind { kFrame, kTimeout, kExited, kBroken, kInterrupted, kOutputLimit, kMemoryLimit };
   Kind kind = Kind::kBroken;
   Frame frame;           // kFrame
   int exit_code = -1;    // kExited, when not signaled
@@ -69,10 +72,12 @@ class WorkerProcess {
   const CapturedStream& captured_stdout() const { return out_; }
   const CapturedStream& captured_stderr() const { return err_; }
   pid_t pid() const { return pid_; }
+  uint64_t peak_rss_bytes() const { return peak_rss_; }
 
  private:
   WorkerProcess() = default;
   WorkerEvent Reap(double wait_seconds);
+  uint64_t ResidentBytes();
   void Capture(int& fd, CapturedStream& stream);  // closes and clears fd at end of stream
   void CloseAll();
 
@@ -81,6 +86,9 @@ class WorkerProcess {
   int req_w_ = -1, resp_r_ = -1, out_r_ = -1, err_r_ = -1;
   size_t cap_ = 0;
   const std::atomic<bool>* interrupted_ = nullptr;
+  size_t output_limit_ = 0;
+  uint64_t memory_limit_ = 0;
+  uint64_t peak_rss_ = 0;
   std::unique_ptr<FrameDecoder> decoder_;
   CapturedStream out_, err_;
 };

@@ -7,6 +7,7 @@
 #include "judge/device/device.h"
 #include "judge/protocol/frame.h"
 #include "judge/protocol/messages.h"
+#include "judge/sandbox/sandbox.h"
 #include "judge/worker/harness.h"
 #include "judge/worker/library.h"
 
@@ -22,7 +23,11 @@ class Worker {
   // Returns false when the worker must exit (its CUDA context may be poisoned).
   bool Handle(const Frame& req) {
     const std::string type = req.header.value("type", "");
-    if (type == "init") return Init(req.header.value("device", "cuda"));
+    if (type == "init") {
+      policy_ = SandboxPolicyFromJson(req.header.value("sandbox", Json::object()));
+      ApplyEarly(policy_, &protections_);  // before CUDA starts: namespaces, rlimits
+      return Init(req.header.value("device", "cuda"));
+    }
     if (type == "load") return Load(req.header.value("library", ""), req.header.value("entry_point", "solve"));
     if (type == "case") return RunCase(req.header);
     Send({{"type", "fault"}, {"phase", "protocol"}, {"message", "unknown request type \"" + type + "\""}});
@@ -47,9 +52,11 @@ class Worker {
     return true;
   }
 
+  // The sandbox closes before dlopen: the library's static constructors are submission code.
   bool Load(const std::string& path, const std::string& entry) {
+    ApplyLate(policy_, &protections_);
     if (auto st = library_.Open(path, entry); !st) return Fault("load", st.error().message);
-    Send({{"type", "loaded"}});
+    Send({{"type", "loaded"}, {"protections", SandboxReportToJson(protections_)}});
     return true;
   }
 
@@ -76,6 +83,8 @@ class Worker {
   }
 
   int out_;
+  SandboxPolicy policy_;
+  SandboxReport protections_;
   std::unique_ptr<Device> device_;
   SubmissionLibrary library_;
 };

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Confines the worker before any submission code runs, with the kernel's own mechanisms:
+//   early (before CUDA starts):  a private network namespace (root only), rlimits (no core
+//                                dumps, bounded file size), the scratch folder as working dir;
+//   late (after the CUDA context exists, before dlopen runs the submission's constructors):
+//                                drop to nobody when root, no_new_privs, Landlock (read only
+//                                system folders, write only the scratch folder; no TCP), seccomp
+//                                (no exec, fork, non-Unix sockets, ptrace, mounts; kills the
+//                                process on an attempt, seen by the judge as SIGSYS).
+// A mechanism the kernel or build lacks is reported inactive, never silently assumed.
+#include <string>
+#include <vector>
+
+#include "judge/util/json_fields.h"
+
+namespace judge {
+
+struct SandboxPolicy {
+  bool enabled = true;
+  std::string scratch_dir;                // the only writable folder
+  std::vector<std::string> read_paths;    // extra readable files/folders (the submission's library)
+  uint64_t file_size_limit = 64ull << 20; // RLIMIT_FSIZE
+};
+
+struct Protection {
+  std::string name;     // "network_namespace", "landlock", "seccomp", ...
+  bool active = false;
+  std::string detail;   // how, or why not
+};
+
+using SandboxReport = std::vector<Protection>;
+
+void ApplyEarly(const SandboxPolicy& policy, SandboxReport* report);
+void ApplyLate(const SandboxPolicy& policy, SandboxReport* report);
+
+Json SandboxPolicyToJson(const SandboxPolicy& p);
+SandboxPolicy SandboxPolicyFromJson(const Json& j);
+Json SandboxReportToJson(const SandboxReport& r);
+SandboxReport SandboxReportFromJson(const Json& j);
+
+// Folders every CUDA program may need to read after start-up.
+std::vector<std::string> SystemReadPaths();
+
+}  // namespace judge
