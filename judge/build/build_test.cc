@@ -104,6 +104,17 @@ TEST_F(BuildTest, CompileErrorsAreCachedWithTheirLog) {
   EXPECT_EQ(fake.compiles, 1);
 }
 
+TEST_F(BuildTest, CachedDiagnosticsNameTheCurrentFile) {
+  FakeCompiler fake(dir_ + "/lib.so");
+  CompileCache cache(dir_ + "/cache");
+  std::string first = Source("first.cu", "FAIL"), second = Source("second.cu", "FAIL");
+  EXPECT_NE(cache.Build(fake, first, "sm_90", 10)->log.find("first.cu:2:3"), std::string::npos);
+  auto hit = cache.Build(fake, second, "sm_90", 10);
+  EXPECT_TRUE(hit->cache_hit);
+  EXPECT_NE(hit->log.find("second.cu:2:3"), std::string::npos) << hit->log;
+  EXPECT_EQ(hit->log.find("first.cu"), std::string::npos) << hit->log;
+}
+
 TEST_F(BuildTest, TimeoutsAreNotCached) {
   FakeCompiler fake(dir_ + "/lib.so");
   CompileCache cache(dir_ + "/cache");

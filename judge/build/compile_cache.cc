@@ -12,6 +12,19 @@
 namespace judge {
 namespace fs = std::filesystem;
 
+namespace {
+
+// Cached logs name the source by this token: the same bytes may come back under another path.
+constexpr const char* kSourceToken = "@SOURCE@";
+
+std::string ReplaceAll(std::string text, const std::string& from, const std::string& to) {
+  if (from.empty()) return text;
+  for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);
+  return text;
+}
+
+}  // namespace
+
 std::string CompileCacheKey(const std::string& compiler_identity, const std::vector<std::string>& flags,
                             const std::string& target, const std::string& source) {
   Sha256 h;
@@ -70,6 +83,7 @@ Expected<BuildOutcome> CompileCache::Build(Compiler& compiler, const std::string
   std::string key = CompileCacheKey(*identity, compiler.Flags(target), target, *source);
   Expected<BuildOutcome> out = dir_.empty() ? Expected<BuildOutcome>(MakeError(ErrorCode::kIo, "no cache"))
                                             : Lookup(key);
+  if (out) out->log = ReplaceAll(out->log, kSourceToken, source_path);
   if (!out) out = CompileAndPublish(compiler, source_path, target, timeout_seconds, key);
   if (out) {
     out->flags = compiler.Flags(target);
@@ -106,7 +120,7 @@ Expected<BuildOutcome> CompileCache::CompileAndPublish(Compiler& compiler, const
   }
   // A timeout says nothing certain about the source, so it is not cached.
   if (!out.timed_out) {
-    Json meta = {{"ok", out.ok}, {"log", out.log}, {"compile_seconds", out.compile_seconds},
+    Json meta = {{"ok", out.ok}, {"log", ReplaceAll(out.log, source_path, kSourceToken)}, {"compile_seconds", out.compile_seconds},
                  {"compiler", compiler.Name()}, {"target", target}, {"source", source_path}};
     if (auto st = WriteFileAtomic(base + ".json", meta.dump(1)); !st) return st.error();
   }

@@ -13,7 +13,8 @@
 namespace judge {
 
 // Bump to invalidate every existing entry (e.g. when the flags' meaning changes).
-inline constexpr const char* kCacheKeyPrefix = "gpu-judge-compile-v1";
+// v2: cached logs name the source by a token.
+inline constexpr const char* kCacheKeyPrefix = "gpu-judge-compile-v2";
 
 struct BuildOutcome {
   bool ok = false;

@@ -120,6 +120,7 @@ int CmdRun(int argc, char** argv) {
       ("format", "what to print on stdout: text, json, or text,json", cxxopts::value<std::string>()->default_value("text"))
       ("out", "also write the JSON report to this file", cxxopts::value<std::string>())
       ("call-timeout", "seconds one solve() call may take (default: the problem's limit)", cxxopts::value<double>())
+      ("memory-limit-mb", "host memory the worker may use (default: the problem's limit)", cxxopts::value<double>())
       ("no-sandbox", "run the worker without its sandbox (debugging only; the report says so)")
       ("q,quiet", "no progress lines on stderr")
       ("file", "the submission", cxxopts::value<std::vector<std::string>>());
@@ -156,6 +157,7 @@ int CmdRun(int argc, char** argv) {
   if (args->count("arch")) o.arch = (*args)["arch"].as<std::string>();
   o.cache_dir = CacheDir(*args);
   o.sandbox = !args->count("no-sandbox");
+  if (args->count("memory-limit-mb")) o.memory_limit_mb = (*args)["memory-limit-mb"].as<double>();
   if (args->count("call-timeout")) o.call_timeout_seconds = (*args)["call-timeout"].as<double>();
   o.worker_program = judge::ExecutablePath();
   o.interrupted = &g_interrupted;

@@ -180,6 +180,7 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
   auto problem = LoadProblem((fs::path(o.root) / "problems").string(), o.problem);
   if (!problem) return problem.error();
   if (o.call_timeout_seconds > 0) problem->limits.call_seconds = o.call_timeout_seconds;
+  if (o.memory_limit_mb > 0) problem->limits.host_memory_mb = o.memory_limit_mb;
   report.problem = problem->name;
   report.tolerance = problem->tolerance;
   std::string dir = o.testcases_dir.empty() ? (fs::path(o.root) / "testcases" / o.problem).string() : o.testcases_dir;

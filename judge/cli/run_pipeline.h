@@ -25,6 +25,7 @@ struct RunOptions {
   std::string cache_dir;       // empty: no cache
   std::string worker_program;  // the judge executable
   double call_timeout_seconds = 0;  // > 0 overrides the problem's per-call limit
+  double memory_limit_mb = 0;  // > 0 overrides the problem's host memory limit
   bool sandbox = true;         // --no-sandbox turns the worker's confinement off (debugging only)
   uint64_t run_secret = 0;     // seeds the hidden input variants; never sent to the worker
   const std::atomic<bool>* interrupted = nullptr;

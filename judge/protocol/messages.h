@@ -2,7 +2,7 @@
 #pragma once
 // The messages of the judge<->worker protocol (framing in frame.h). The judge sends:
 //   init {device}                 -> device {info...}            | fault {phase:"init"}
-//   load {library, entry_point}   -> loaded                      | fault {phase:"load"}
+//   load {library, entry_point}   -> sandboxed {protections}, then loaded | fault {phase:"load"}
 //   case {CaseRequest}            -> progress* then case_done    | fault {phase:"setup"|"solve"}
 // `progress` follows every completed solve() call, so the judge applies the per-call deadline to
 // each call separately. The worker never receives expected results.

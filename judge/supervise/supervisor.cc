@@ -133,8 +133,9 @@ Supervisor::Failure Supervisor::Death(const WorkerEvent& ev, const std::string& 
 // Sends `request` and waits for a `want` frame; a fault frame or a death becomes a Failure.
 std::optional<Supervisor::Failure> Supervisor::Converse(const Json& request, const std::string& want, Frame* reply,
                                                         double timeout) {
-  std::string type = request.value("type", "");
-  if (auto st = worker_->Send(request); !st) return Death(worker_->Next(1.0), "before it read the " + type + " request");
+  std::string type = request.is_null() ? "the " + want + " answer" : request.value("type", "");
+  if (!request.is_null())
+    if (auto st = worker_->Send(request); !st) return Death(worker_->Next(1.0), "before it read the " + type + " request");
   WorkerEvent ev = worker_->Next(timeout);
   if (ev.kind == WorkerEvent::Kind::kTimeout) {
     worker_->Kill();
@@ -202,8 +203,13 @@ std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
     Discard();
     return f;
   }
-  if (auto f = Converse({{"type", "load"}, {"library", scratch_ + "/submission.so"}, {"entry_point", problem_.entry_point}},
-                        "loaded", &reply, problem_.limits.setup_seconds)) {
+  auto f = Converse({{"type", "load"}, {"library", scratch_ + "/submission.so"}, {"entry_point", problem_.entry_point}},
+                    "sandboxed", &reply, problem_.limits.setup_seconds);
+  if (!f) {
+    protections_ = SandboxReportFromJson(reply.header.value("protections", Json::array()));
+    f = Converse(Json(), "loaded", &reply, problem_.limits.setup_seconds);  // dlopen: constructors run now
+  }
+  if (f) {
     // Loading runs the library's static constructors: a crash there is deterministic, so every
     // case gets the same verdict without retrying.
     if (f->verdict != Verdict::kInternalError) f->detail = "while loading the library (static constructors run here): " + f->detail;
@@ -211,7 +217,6 @@ std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
     Discard();
     return f;
   }
-  protections_ = SandboxReportFromJson(reply.header.value("protections", Json::array()));
   return std::nullopt;
 }
 

@@ -51,6 +51,7 @@ class Supervisor {
   std::optional<Failure> EnsureWorker();
   Expected<std::string> PrepareScratch();
   std::vector<std::string> WorkerEnvironment() const;
+  // Sends `request` (unless null) and waits for a `want` frame.
   std::optional<Failure> Converse(const Json& request, const std::string& want, Frame* reply, double timeout);
   Outcome Request(const PreparedCase& c, const CaseRequest& request);
   void Judge(const PreparedCase& c, const Outcome& outcome, CaseResult& result);

@@ -55,8 +55,10 @@ class Worker {
   // The sandbox closes before dlopen: the library's static constructors are submission code.
   bool Load(const std::string& path, const std::string& entry) {
     ApplyLate(policy_, &protections_);
+    // Said before dlopen, so the judge knows the layers even if a constructor kills the worker.
+    Send({{"type", "sandboxed"}, {"protections", SandboxReportToJson(protections_)}});
     if (auto st = library_.Open(path, entry); !st) return Fault("load", st.error().message);
-    Send({{"type", "loaded"}, {"protections", SandboxReportToJson(protections_)}});
+    Send({{"type", "loaded"}});
     return true;
   }
 

@@ -13,7 +13,7 @@ namespace judge::testing {
 namespace {
 
 JudgeRun RunHost(const std::string& submission, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"run", SourcePath("tests/host_submissions/" + submission), "--device", "host",
+  std::vector<std::string> args = {"run", SourcePath("tests/" + submission), "--device", "host",
                                    "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   return RunJudge(args);
@@ -30,7 +30,7 @@ std::string Detail(const JudgeRun& r, const std::string& c) {
 }
 
 TEST(HostE2E, CorrectSubmissionIsAcceptedWithTimings) {
-  JudgeRun r = RunHost("good_sum.cc");
+  JudgeRun r = RunHost("host_submissions/good_sum.cc");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.report["verdict"], "AC");
   EXPECT_EQ(r.report["device"]["kind"], "host");
@@ -47,7 +47,7 @@ TEST(HostE2E, CorrectSubmissionIsAcceptedWithTimings) {
 }
 
 TEST(HostE2E, FloatAccumulationIsWrongOnLargeInputs) {
-  JudgeRun r = RunHost("float_accumulate.cc");
+  JudgeRun r = RunHost("host_submissions/float_accumulate.cc");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_EQ(r.report["verdict"], "WA");
   EXPECT_EQ(Verdict(r, "example"), "AC");
@@ -58,7 +58,7 @@ TEST(HostE2E, FloatAccumulationIsWrongOnLargeInputs) {
 }
 
 TEST(HostE2E, SegfaultIsARuntimeErrorAndTheJudgeSurvives) {
-  JudgeRun r = RunHost("segfault.cc");
+  JudgeRun r = RunHost("adversarial/host_crash.cc");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_EQ(r.report["verdict"], "RE");
   EXPECT_NE(Detail(r, "example").find("SIGSEGV"), std::string::npos) << Detail(r, "example");
@@ -67,7 +67,7 @@ TEST(HostE2E, SegfaultIsARuntimeErrorAndTheJudgeSurvives) {
 }
 
 TEST(HostE2E, CasesAfterACrashRunInAFreshWorker) {
-  JudgeRun r = RunHost("crash_on_large.cc");
+  JudgeRun r = RunHost("host_submissions/crash_on_large.cc");
   EXPECT_EQ(Verdict(r, "small_int"), "AC");
   EXPECT_EQ(Verdict(r, "medium_uniform"), "RE");
   EXPECT_EQ(Verdict(r, "float_stall_20m_ones"), "RE");
@@ -75,7 +75,7 @@ TEST(HostE2E, CasesAfterACrashRunInAFreshWorker) {
 }
 
 TEST(HostE2E, HangIsATimeLimitAndIsKilled) {
-  JudgeRun r = RunHost("hang.cc", {"--call-timeout", "0.5", "--cases", "example,after_large"});
+  JudgeRun r = RunHost("adversarial/host_hang.cc", {"--call-timeout", "0.5", "--cases", "example,after_large"});
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_EQ(Verdict(r, "example"), "TLE");
   EXPECT_EQ(Verdict(r, "after_large"), "TLE");
@@ -84,13 +84,13 @@ TEST(HostE2E, HangIsATimeLimitAndIsKilled) {
 }
 
 TEST(HostE2E, ExitInSolveIsARuntimeError) {
-  JudgeRun r = RunHost("exit_in_solve.cc", {"--cases", "example"});
+  JudgeRun r = RunHost("adversarial/exit_in_solve.cc", {"--cases", "example"});
   EXPECT_EQ(Verdict(r, "example"), "RE");
   EXPECT_NE(Detail(r, "example").find("exited with code 3"), std::string::npos) << Detail(r, "example");
 }
 
 TEST(HostE2E, CrashWhileLoadingFailsEveryCaseWithoutRetrying) {
-  JudgeRun r = RunHost("abort_in_constructor.cc");
+  JudgeRun r = RunHost("adversarial/abort_in_constructor.cc");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   for (const auto& c : r.report["cases"]) {
     EXPECT_EQ(c["verdict"], "RE");
@@ -100,19 +100,19 @@ TEST(HostE2E, CrashWhileLoadingFailsEveryCaseWithoutRetrying) {
 }
 
 TEST(HostE2E, UnwrittenOutputIsWrongWithNaN) {
-  JudgeRun r = RunHost("no_write.cc", {"--cases", "example"});
+  JudgeRun r = RunHost("adversarial/output_not_written.cc", {"--cases", "example"});
   EXPECT_EQ(Verdict(r, "example"), "WA");
-  EXPECT_NE(Detail(r, "example").find("NaN"), std::string::npos) << Detail(r, "example");
+  EXPECT_NE(Detail(r, "example").find("did not write"), std::string::npos) << Detail(r, "example");
 }
 
 TEST(HostE2E, EscapingExceptionIsARuntimeError) {
-  JudgeRun r = RunHost("throws.cc", {"--cases", "example"});
+  JudgeRun r = RunHost("adversarial/throws.cc", {"--cases", "example"});
   EXPECT_EQ(Verdict(r, "example"), "RE");
   EXPECT_NE(Detail(r, "example").find("student exception"), std::string::npos) << Detail(r, "example");
 }
 
 TEST(HostE2E, MangledSolveIsACompileErrorThatSaysHowToFixIt) {
-  JudgeRun r = RunHost("mangled.cc");
+  JudgeRun r = RunHost("adversarial/mangled_symbol.cc");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_EQ(r.report["verdict"], "CE");
   std::string log = r.report["build"]["log"];
@@ -121,17 +121,17 @@ TEST(HostE2E, MangledSolveIsACompileErrorThatSaysHowToFixIt) {
 }
 
 TEST(HostE2E, SyntaxErrorIsACompileErrorWithFileAndLine) {
-  JudgeRun r = RunHost("syntax_error.cc");
+  JudgeRun r = RunHost("adversarial/compile_error.cc");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.report["verdict"], "CE");
   for (const auto& c : r.report["cases"]) EXPECT_EQ(c["verdict"], "CE");
-  EXPECT_NE(r.report["build"]["log"].get<std::string>().find("syntax_error.cc:3"), std::string::npos)
+  EXPECT_NE(r.report["build"]["log"].get<std::string>().find("compile_error.cc:3"), std::string::npos)
       << r.report["build"]["log"];
-  EXPECT_NE(r.output.find("syntax_error.cc:3"), std::string::npos);  // and the person sees it
+  EXPECT_NE(r.output.find("compile_error.cc:3"), std::string::npos);  // and the person sees it
 }
 
 TEST(HostE2E, OutputIsCapturedAndDoesNotCorruptTheProtocol) {
-  JudgeRun r = RunHost("chatty.cc", {"--cases", "example"});
+  JudgeRun r = RunHost("host_submissions/chatty.cc", {"--cases", "example"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE((*r.Case("example"))["stdout"].get<std::string>().find("solve called with N=8"), std::string::npos);
   EXPECT_NE((*r.Case("example"))["stderr"].get<std::string>().find("debug: first=1"), std::string::npos);
@@ -139,8 +139,8 @@ TEST(HostE2E, OutputIsCapturedAndDoesNotCorruptTheProtocol) {
 
 TEST(HostE2E, SecondRunHitsTheCompileCache) {
   std::string cache = std::string(JUDGE_TEST_CACHE_DIR) + "-fresh-" + std::to_string(::getpid());
-  JudgeRun first = RunHost("good_sum.cc", {"--cases", "example", "--cache-dir", cache});
-  JudgeRun second = RunHost("good_sum.cc", {"--cases", "example", "--cache-dir", cache});
+  JudgeRun first = RunHost("host_submissions/good_sum.cc", {"--cases", "example", "--cache-dir", cache});
+  JudgeRun second = RunHost("host_submissions/good_sum.cc", {"--cases", "example", "--cache-dir", cache});
   EXPECT_FALSE(first.report["build"]["cache_hit"].get<bool>());
   EXPECT_TRUE(second.report["build"]["cache_hit"].get<bool>());
   EXPECT_EQ(first.report["build"]["cache_key"], second.report["build"]["cache_key"]);

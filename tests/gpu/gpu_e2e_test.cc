@@ -69,14 +69,14 @@ INSTANTIATE_TEST_SUITE_P(Article, SampleTest,
                                            "10_vectorized"));
 
 TEST_F(GpuTest, HostSegfaultIsRuntimeErrorAndJudgeExitsNormally) {
-  JudgeRun r = Run("tests/gpu_submissions/host_segfault.cu", {"--cases", "example,lc3_single"});
+  JudgeRun r = Run("tests/adversarial/host_crash_gpu.cu", {"--cases", "example,lc3_single"});
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_EQ(VerdictOf(r, "example"), "RE");
   EXPECT_NE((*r.Case("example"))["detail"].get<std::string>().find("SIGSEGV"), std::string::npos);
 }
 
 TEST_F(GpuTest, StickyCudaErrorIsRuntimeErrorAndLaterCasesStillRun) {
-  JudgeRun r = Run("tests/gpu_submissions/illegal_address.cu", {"--cases", "lc1_one_to_eight,lc7_uniform_10k,lc6_odd_length"});
+  JudgeRun r = Run("tests/adversarial/illegal_address.cu", {"--cases", "lc1_one_to_eight,lc7_uniform_10k,lc6_odd_length"});
   EXPECT_EQ(VerdictOf(r, "lc1_one_to_eight"), "AC");
   EXPECT_EQ(VerdictOf(r, "lc7_uniform_10k"), "RE");
   EXPECT_NE((*r.Case("lc7_uniform_10k"))["detail"].get<std::string>().find("illegal"), std::string::npos)
@@ -85,7 +85,7 @@ TEST_F(GpuTest, StickyCudaErrorIsRuntimeErrorAndLaterCasesStillRun) {
 }
 
 TEST_F(GpuTest, HungKernelIsTimeLimitAndTheGpuIsFreed) {
-  JudgeRun r = Run("tests/gpu_submissions/kernel_hang.cu", {"--cases", "example", "--call-timeout", "2"});
+  JudgeRun r = Run("tests/adversarial/kernel_hang.cu", {"--cases", "example", "--call-timeout", "2"});
   EXPECT_EQ(VerdictOf(r, "example"), "TLE");
   // The GPU must be usable right after: a good submission gets AC.
   JudgeRun after = Run("submissions/10_vectorized.cu", {"--cases", "example,perf_4m"});
