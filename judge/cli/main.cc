@@ -121,6 +121,8 @@ int CmdRun(int argc, char** argv) {
       ("out", "also write the JSON report to this file", cxxopts::value<std::string>())
       ("call-timeout", "seconds one solve() call may take (default: the problem's limit)", cxxopts::value<double>())
       ("memory-limit-mb", "host memory the worker may use (default: the problem's limit)", cxxopts::value<double>())
+      ("sanitize", "also run the small cases under compute-sanitizer: memcheck,racecheck,initcheck,synccheck (or a subset)",
+       cxxopts::value<std::string>()->implicit_value("memcheck,racecheck,initcheck,synccheck"))
       ("no-sandbox", "run the worker without its sandbox (debugging only; the report says so)")
       ("q,quiet", "no progress lines on stderr")
       ("file", "the submission", cxxopts::value<std::vector<std::string>>());
@@ -157,6 +159,7 @@ int CmdRun(int argc, char** argv) {
   if (args->count("arch")) o.arch = (*args)["arch"].as<std::string>();
   o.cache_dir = CacheDir(*args);
   o.sandbox = !args->count("no-sandbox");
+  if (args->count("sanitize")) o.sanitize_tools = SplitCommas((*args)["sanitize"].as<std::string>());
   if (args->count("memory-limit-mb")) o.memory_limit_mb = (*args)["memory-limit-mb"].as<double>();
   if (args->count("call-timeout")) o.call_timeout_seconds = (*args)["call-timeout"].as<double>();
   o.worker_program = judge::ExecutablePath();

@@ -11,6 +11,7 @@
 #include "judge/problem/problem.h"
 #include "judge/problem/reference.h"
 #include "judge/supervise/case_preparation.h"
+#include "judge/supervise/sanitize.h"
 #include "judge/supervise/supervisor.h"
 #include "judge/testcase/testcase.h"
 #include "judge/util/fs.h"
@@ -125,8 +126,9 @@ Status ValidateSubmissionPath(const std::string& path) {
   return Status::Ok();
 }
 
+// Judges every case; keeps the small prepared cases for the sanitizer pass.
 void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Case>& cases, Supervisor& supervisor,
-              const Reference& reference, RunReport& report) {
+              const Reference& reference, RunReport& report, std::vector<PreparedCase>* small) {
   auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < cases.size(); ++i) {
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -148,6 +150,7 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
     } else {
       result = supervisor.RunCase(*prepared);
       report.cases.push_back(result);
+      if (!o.sanitize_tools.empty() && result.min_bytes <= (1 << 20)) small->push_back(std::move(*prepared));
     }
     if (o.on_case_done) o.on_case_done(i, cases.size(), result);
   }
@@ -189,7 +192,10 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
   std::vector<Case> cases = FilterCases(std::move(*all_cases), o.case_filters);
   if (cases.empty()) return MakeError(ErrorCode::kUsage, "no testcase matches --cases (see `judge list`)");
 
-  SupervisorConfig config{o.worker_program, o.device, "", 64 * 1024, o.interrupted};
+  SupervisorConfig config;
+  config.worker_program = o.worker_program;
+  config.device_kind = o.device;
+  config.interrupted = o.interrupted;
   {
     Supervisor probe(*problem, config);
     auto info = probe.ProbeDevice();
@@ -212,9 +218,18 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
       config.library_path = report.build.library_path;
       config.peak_bandwidth_gbps = report.device ? report.device->peak_bandwidth_gbps : 0;
       config.sandbox = o.sandbox;
-      Supervisor supervisor(*problem, config);
-      RunCases(o, *problem, cases, supervisor, *reference, report);
-      report.protections = supervisor.protections();
+      std::vector<PreparedCase> small;
+      {
+        Supervisor supervisor(*problem, config);
+        RunCases(o, *problem, cases, supervisor, *reference, report, &small);
+        report.protections = supervisor.protections();
+      }
+      if (!o.sanitize_tools.empty() && !(o.interrupted && o.interrupted->load())) {
+        if (o.on_stage) o.on_stage("running compute-sanitizer (" + std::to_string(small.size()) + " small cases)");
+        SanitizeOptions so;
+        so.tools = o.sanitize_tools;
+        report.sanitizers = RunSanitizers(*problem, config, small, so);
+      }
       for (const auto& p : report.protections)
         if (!p.active) report.warnings.push_back("sandbox layer inactive: " + p.name + " (" + p.detail + ")");
     }

@@ -26,7 +26,8 @@ struct RunOptions {
   std::string worker_program;  // the judge executable
   double call_timeout_seconds = 0;  // > 0 overrides the problem's per-call limit
   double memory_limit_mb = 0;  // > 0 overrides the problem's host memory limit
-  bool sandbox = true;         // --no-sandbox turns the worker's confinement off (debugging only)
+  bool sandbox = true;
+  std::vector<std::string> sanitize_tools;  // --sanitize: compute-sanitizer tools to run         // --no-sandbox turns the worker's confinement off (debugging only)
   uint64_t run_secret = 0;     // seeds the hidden input variants; never sent to the worker
   const std::atomic<bool>* interrupted = nullptr;
   std::function<void(size_t index, size_t total, const CaseResult&)> on_case_done;

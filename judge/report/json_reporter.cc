@@ -67,6 +67,11 @@ Json ReportToJson(const RunReport& r) {
                        {"compile_seconds", b.compile_seconds}, {"log", b.log}, {"cache_key", b.cache_key}}},
             {"summary", {{"cases", r.cases.size()}, {"by_verdict", counts}}},
             {"cases", cases}};
+  Json sanitizers = Json::array();
+  for (const auto& s : r.sanitizers)
+    sanitizers.push_back({{"tool", s.tool}, {"ran", s.ran}, {"errors", s.errors}, {"warnings", s.warnings},
+                          {"summary", s.summary}, {"findings", s.findings}, {"seconds", s.seconds}, {"cases", s.cases}});
+  j["sanitizers"] = sanitizers;
   j["device"] = r.device ? DeviceInfoToJson(*r.device) : Json(nullptr);
   if (j["device"].is_object()) j["device"].erase("type");
   return j;

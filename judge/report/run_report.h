@@ -43,6 +43,18 @@ struct CaseResult {
   bool output_truncated = false;
 };
 
+// One compute-sanitizer tool's pass over the small cases (`--sanitize`).
+struct SanitizerResult {
+  std::string tool;
+  bool ran = false;
+  int errors = 0;
+  int warnings = 0;         // racecheck's hazards of warning severity
+  std::string summary;      // the tool's own summary line, or why it did not run
+  std::string findings;     // the first findings, as the tool printed them
+  double seconds = 0;
+  int cases = 0;
+};
+
 struct BuildInfo {
   bool attempted = false;
   bool ok = false;
@@ -74,6 +86,7 @@ struct RunReport {
   ExitCode exit_code = ExitCode::kInternalError;
   std::string message;         // a run-level explanation (CE log summary, IE cause, interruption)
   SandboxReport protections;   // what confined the worker that ran the submission
+  std::vector<SanitizerResult> sanitizers;
   std::vector<std::string> warnings;
   const CaseResult* PrimaryPerformanceCase() const;  // first performance case, if any
 };

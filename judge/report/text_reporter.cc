@@ -113,6 +113,20 @@ void WriteDetails(const RunReport& r, std::ostream& out) {
   }
 }
 
+void WriteSanitizers(const RunReport& r, std::ostream& out) {
+  if (r.sanitizers.empty()) return;
+  out << "\ncompute-sanitizer (small cases, one call each; information, not part of the verdict):\n";
+  for (const auto& s : r.sanitizers) {
+    out << "  " << s.tool << ": " << (s.ran ? s.summary : "did not run - " + s.summary);
+    if (s.ran) out << " over " << s.cases << " cases in " << FormatMs(s.seconds * 1e3);
+    out << "\n";
+    if (s.errors + s.warnings > 0) {
+      std::string first = s.findings.substr(0, 600);
+      out << "    " << first << (s.findings.size() > 600 ? "    ...\n" : "");
+    }
+  }
+}
+
 void WriteSummary(const RunReport& r, std::ostream& out, bool color) {
   int accepted = 0;
   for (const auto& c : r.cases) accepted += c.verdict == Verdict::kAccepted;
@@ -139,6 +153,7 @@ void TextReporter::Write(const RunReport& r, std::ostream& out) const {
     WriteTable(r, out, color_);
     WriteDetails(r, out);
     WriteFlags(r, out);
+    WriteSanitizers(r, out);
   }
   WriteSummary(r, out, color_);
 }

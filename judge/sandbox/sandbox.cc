@@ -12,7 +12,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <functional>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -157,6 +159,10 @@ std::vector<std::string> SystemReadPaths() {
   return paths;
 }
 
+bool SandboxPolicy::Skips(const std::string& layer) const {
+  return std::find(skip.begin(), skip.end(), layer) != skip.end();
+}
+
 void ApplyEarly(const SandboxPolicy& policy, SandboxReport* report) {
   if (!policy.enabled) {
     report->push_back(Make("sandbox", false, "disabled with --no-sandbox"));
@@ -165,7 +171,8 @@ void ApplyEarly(const SandboxPolicy& policy, SandboxReport* report) {
   rlimit no_core{0, 0}, fsize{policy.file_size_limit, policy.file_size_limit};
   bool limits = ::setrlimit(RLIMIT_CORE, &no_core) == 0 && ::setrlimit(RLIMIT_FSIZE, &fsize) == 0;
   report->push_back(Make("rlimits", limits, limits ? "no core dumps; files up to " + std::to_string(policy.file_size_limit >> 20) + " MiB" : Errno()));
-  if (::unshare(CLONE_NEWNET) == 0) report->push_back(Make("network_namespace", true, "private network namespace (loopback only, down)"));
+  if (policy.Skips("network_namespace")) report->push_back(Make("network_namespace", false, "skipped ($JUDGE_SANDBOX_SKIP)"));
+  else if (::unshare(CLONE_NEWNET) == 0) report->push_back(Make("network_namespace", true, "private network namespace (loopback only, down)"));
   else report->push_back(Make("network_namespace", false, "unshare(CLONE_NEWNET): " + Errno() + " (needs root); seccomp and Landlock still block sockets"));
   if (!policy.scratch_dir.empty() && ::chdir(policy.scratch_dir.c_str()) != 0)
     report->push_back(Make("scratch", false, "chdir " + policy.scratch_dir + ": " + Errno()));
@@ -173,15 +180,21 @@ void ApplyEarly(const SandboxPolicy& policy, SandboxReport* report) {
 
 void ApplyLate(const SandboxPolicy& policy, SandboxReport* report) {
   if (!policy.enabled) return;
-  report->push_back(DropPrivileges());
-  bool nnp = ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
-  report->push_back(Make("no_new_privs", nnp, nnp ? "set" : Errno()));
-  report->push_back(ApplyLandlock(policy));
-  report->push_back(ApplySeccomp());
+  auto layer = [&](const std::string& name, const std::function<Protection()>& apply) {
+    report->push_back(policy.Skips(name) ? Make(name, false, "skipped ($JUDGE_SANDBOX_SKIP)") : apply());
+  };
+  layer("unprivileged", DropPrivileges);
+  layer("no_new_privs", [] {
+    bool nnp = ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
+    return Make("no_new_privs", nnp, nnp ? "set" : Errno());
+  });
+  layer("landlock", [&] { return ApplyLandlock(policy); });
+  layer("seccomp", ApplySeccomp);
 }
 
 Json SandboxPolicyToJson(const SandboxPolicy& p) {
-  return {{"enabled", p.enabled}, {"scratch_dir", p.scratch_dir}, {"read_paths", p.read_paths}, {"file_size_limit", p.file_size_limit}};
+  return {{"enabled", p.enabled}, {"scratch_dir", p.scratch_dir}, {"read_paths", p.read_paths},
+          {"file_size_limit", p.file_size_limit}, {"skip", p.skip}};
 }
 
 SandboxPolicy SandboxPolicyFromJson(const Json& j) {
@@ -190,6 +203,7 @@ SandboxPolicy SandboxPolicyFromJson(const Json& j) {
   p.scratch_dir = j.value("scratch_dir", "");
   p.read_paths = j.value("read_paths", std::vector<std::string>{});
   p.file_size_limit = j.value("file_size_limit", p.file_size_limit);
+  p.skip = j.value("skip", std::vector<std::string>{});
   return p;
 }
 

@@ -5,9 +5,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 #include "judge/check/tolerance_check.h"
 #include "judge/util/fs.h"
@@ -85,7 +87,7 @@ CaseRequest BuildCaseRequest(const Problem& problem, const PreparedCase& c) {
 Supervisor::Supervisor(const Problem& problem, SupervisorConfig config) : problem_(problem), config_(std::move(config)) {}
 
 Supervisor::~Supervisor() {
-  if (worker_) worker_->Finish();
+  if (worker_) worker_->Finish(config_.finish_grace_seconds);
   if (!scratch_.empty()) RemoveTree(scratch_);
 }
 
@@ -188,7 +190,9 @@ std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
   auto scratch = PrepareScratch();
   if (!scratch) return Failure{Verdict::kInternalError, "cannot prepare the worker's folder: " + scratch.error().message};
   scratch_ = *scratch;
-  WorkerLaunch launch{{config_.worker_program, "__worker"}, WorkerEnvironment(), config_.output_cap_bytes, 1ull << 32,
+  std::vector<std::string> argv = config_.wrapper;
+  argv.insert(argv.end(), {config_.worker_program, "__worker"});
+  WorkerLaunch launch{argv, WorkerEnvironment(), config_.output_cap_bytes, 1ull << 32,
                       config_.interrupted, size_t(problem_.limits.output_kb * 1024),
                       uint64_t(problem_.limits.host_memory_mb * 1024 * 1024)};
   auto spawned = WorkerProcess::Spawn(launch);
@@ -197,9 +201,16 @@ std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
   SandboxPolicy policy;
   policy.enabled = config_.sandbox;
   policy.scratch_dir = scratch_;
+  // compute-sanitizer injects its own library into the worker and talks to its front end: its
+  // runs keep the namespace, rlimits and privilege drop but not the seccomp and Landlock layers.
+  if (!config_.wrapper.empty()) policy.skip = {"seccomp", "landlock"};
+  if (const char* skip = std::getenv("JUDGE_SANDBOX_SKIP")) {
+    std::stringstream ss(skip);
+    for (std::string layer; std::getline(ss, layer, ',');) policy.skip.push_back(layer);
+  }
   Frame reply;
   if (auto f = Converse({{"type", "init"}, {"device", config_.device_kind}, {"sandbox", SandboxPolicyToJson(policy)}},
-                        "device", &reply, kInitSeconds)) {
+                        "device", &reply, kInitSeconds * config_.time_scale)) {
     Discard();
     return f;
   }
@@ -247,7 +258,7 @@ Supervisor::Outcome Supervisor::Request(const PreparedCase& c, const CaseRequest
   bool ready = false;
   int calls = 0;
   for (;;) {
-    double timeout = ready ? problem_.limits.call_seconds + kCallSlackSeconds : problem_.limits.setup_seconds;
+    double timeout = (ready ? problem_.limits.call_seconds + kCallSlackSeconds : problem_.limits.setup_seconds) * config_.time_scale;
     WorkerEvent ev = worker_->Next(timeout);
     if (ev.kind == WorkerEvent::Kind::kTimeout) {
       if (!ready) return fail({Verdict::kInternalError, "the worker's setup (allocation and input upload) took over " + Seconds(timeout)});
@@ -297,7 +308,9 @@ CaseResult Supervisor::RunCase(const PreparedCase& c) {
   size_t out_mark = worker_ ? worker_->captured_stdout().text.size() : 0;
   size_t err_mark = worker_ ? worker_->captured_stderr().text.size() : 0;
   bool fresh = !worker_;
-  Outcome outcome = Request(c, BuildCaseRequest(problem_, c));
+  CaseRequest request = BuildCaseRequest(problem_, c);
+  request.diagnostic = config_.single_call;
+  Outcome outcome = Request(c, request);
   if (outcome.failure) {
     result.verdict = outcome.failure->verdict;
     result.detail = outcome.failure->detail;
@@ -356,25 +369,35 @@ void Supervisor::Diagnose(const PreparedCase& c, CaseResult& result) {
   CaseRequest zero_guard = BuildCaseRequest(problem_, c);
   zero_guard.diagnostic = true;
   zero_guard.guard_nan = false;
-  if (Passes(c, zero_guard)) {
+  auto rerun = Rerun(c, zero_guard);
+  if (rerun && rerun->passed) {
     result.verdict = Verdict::kMemoryViolation;
     result.detail = "solve() reads past the end of its input: the answer was right when the memory after the input held "
                     "zeros, and wrong when it held NaN (" + result.detail + "); check the bounds (idx < N)";
+    return;
+  }
+  if (rerun && std::isfinite(rerun->got) && result.check && !std::isfinite(result.check->got)) {
+    // Wrong for two reasons: show the arithmetic error the NaN guard was hiding.
+    std::string buffer = OutputParams(problem_).front()->name;
+    result.check = *rerun;
+    result.detail = rerun->Describe(buffer) + " (measured with zeros after the input; it also reads past the end of "
+                                              "its input, which made the answer NaN: check the bounds, idx < N)";
     return;
   }
   if (problem_.zero_init_outputs) return;
   CaseRequest zero_out = BuildCaseRequest(problem_, c);
   zero_out.diagnostic = true;
   zero_out.zero_outputs = true;
-  if (Passes(c, zero_out))
+  auto zero_rerun = Rerun(c, zero_out);
+  if (zero_rerun && zero_rerun->passed)
     result.detail += ". It passes only when the output starts at zero: solve() accumulates into output without "
                      "clearing it first; add cudaMemset(output, 0, sizeof(float)) before the kernel";
 }
 
-bool Supervisor::Passes(const PreparedCase& c, const CaseRequest& request) {
+std::optional<CheckResult> Supervisor::Rerun(const PreparedCase& c, const CaseRequest& request) {
   Outcome o = Request(c, request);
-  if (o.failure || o.report.violation || o.report.output_calls.empty()) return false;
-  return CheckCall(problem_, c.expected[0], o.outputs.substr(0, o.report.output_bytes_per_call)).first.passed;
+  if (o.failure || o.report.violation || o.report.output_calls.empty()) return std::nullopt;
+  return CheckCall(problem_, c.expected[0], o.outputs.substr(0, o.report.output_bytes_per_call)).first;
 }
 
 void Supervisor::MeasureTiming(const CaseReport& rep, CaseResult& result) const {

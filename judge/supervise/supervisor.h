@@ -26,6 +26,10 @@ struct SupervisorConfig {
   const std::atomic<bool>* interrupted = nullptr;  // set by SIGINT/SIGTERM
   double peak_bandwidth_gbps = 0;  // a result above this is implausible (0: unknown)
   bool sandbox = true;
+  std::vector<std::string> wrapper;  // runs the worker under this (compute-sanitizer ...)
+  bool single_call = false;          // one call per case, no timing (sanitizer runs)
+  double finish_grace_seconds = 2;   // how long a finished worker may take to exit
+  double time_scale = 1;             // multiplies the per-call and setup limits
 };
 
 class Supervisor {
@@ -56,7 +60,8 @@ class Supervisor {
   Outcome Request(const PreparedCase& c, const CaseRequest& request);
   void Judge(const PreparedCase& c, const Outcome& outcome, CaseResult& result);
   void Diagnose(const PreparedCase& c, CaseResult& result);
-  bool Passes(const PreparedCase& c, const CaseRequest& request);
+  // One diagnostic call in another mode; nullopt when it did not even run cleanly.
+  std::optional<CheckResult> Rerun(const PreparedCase& c, const CaseRequest& request);
   void MeasureTiming(const CaseReport& report, CaseResult& result) const;
   Failure Death(const WorkerEvent& ev, const std::string& when);
   void Discard();  // kills the worker, keeping its captured output for the case
