@@ -11,6 +11,7 @@
 #include "judge/problem/problem.h"
 #include "judge/problem/reference.h"
 #include "judge/supervise/case_preparation.h"
+#include "judge/supervise/hidden_size.h"
 #include "judge/supervise/sanitize.h"
 #include "judge/supervise/supervisor.h"
 #include "judge/testcase/testcase.h"
@@ -191,6 +192,7 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
   if (!all_cases) return all_cases.error();
   std::vector<Case> cases = FilterCases(std::move(*all_cases), o.case_filters);
   if (cases.empty()) return MakeError(ErrorCode::kUsage, "no testcase matches --cases (see `judge list`)");
+  AddHiddenSizeCases(*problem, o.run_secret, &cases);
 
   SupervisorConfig config;
   config.worker_program = o.worker_program;
@@ -224,6 +226,7 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
         RunCases(o, *problem, cases, supervisor, *reference, report, &small);
         report.protections = supervisor.protections();
       }
+      FlagSizeSpecialCasing(&report.cases);
       if (!o.sanitize_tools.empty() && !(o.interrupted && o.interrupted->load())) {
         if (o.on_stage) o.on_stage("running compute-sanitizer (" + std::to_string(small.size()) + " small cases)");
         SanitizeOptions so;

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
+#include "judge/problem/problem.h"
+
 #include "judge/measure/timing_audit.h"
 #include "judge/supervise/case_preparation.h"
+#include "judge/supervise/hidden_size.h"
 #include "judge/supervise/sanitize.h"
 
 namespace judge {
@@ -45,6 +48,45 @@ TEST(TimingAudit, WorkOutsideTheEventsIsFlaggedAndTimedByTheWallClock) {
   TimingAudit a = AuditTiming({0.002, 0.002, 0.002}, {0.450, 0.452, 0.449}, 0.040);
   EXPECT_TRUE(a.escaped);
   EXPECT_NEAR(a.honest_median_ms, 0.410, 1e-9);
+}
+
+TEST(HiddenSize, EveryGeneratedPerformanceCaseGetsAnUnpredictableTwin) {
+  auto problem = LoadProblem(std::string(JUDGE_SOURCE_DIR) + "/problems", "reduction").value();
+  Case perf;
+  perf.name = "perf_4m";
+  perf.kind = CaseKind::kPerformance;
+  perf.scalars = {{"N", 4194304}};
+  perf.inputs["input"].generate = GeneratorSpec{};
+  Case literal = perf;
+  literal.name = "tiny";
+  literal.inputs["input"] = InputSpec{std::vector<double>{1}, std::nullopt};
+  literal.scalars = {{"N", 1}};
+  std::vector<Case> a = {perf, literal}, b = a;
+  AddHiddenSizeCases(problem, 1, &a);
+  AddHiddenSizeCases(problem, 2, &b);
+  ASSERT_EQ(a.size(), 3u);  // the literal case gets no twin
+  int64_t na = a[2].scalars.at("N"), nb = b[2].scalars.at("N");
+  EXPECT_EQ(a[2].name, std::string("perf_4m") + kHiddenSuffix);
+  EXPECT_LT(na, 4194304 * 99 / 100 + 1);
+  EXPECT_GT(na, 4194304 * 9 / 10);
+  EXPECT_NE(na, nb);  // another run, another size
+}
+
+TEST(HiddenSize, FlagsAnOfficialSizeThatIsMuchFaster) {
+  CaseResult official, twin;
+  official.name = "perf_4m";
+  official.kind = twin.kind = CaseKind::kPerformance;
+  twin.name = std::string("perf_4m") + kHiddenSuffix;
+  official.gbps = 3000;
+  twin.gbps = 900;
+  std::vector<CaseResult> results = {official, twin};
+  FlagSizeSpecialCasing(&results);
+  ASSERT_EQ(results[0].flags.size(), 1u);
+  EXPECT_NE(results[0].flags[0].find("special-cased size"), std::string::npos);
+  results[1].gbps = 2800;
+  results[0].flags.clear();
+  FlagSizeSpecialCasing(&results);
+  EXPECT_TRUE(results[0].flags.empty());
 }
 
 }  // namespace

@@ -34,7 +34,9 @@ TEST(HostE2E, CorrectSubmissionIsAcceptedWithTimings) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.report["verdict"], "AC");
   EXPECT_EQ(r.report["device"]["kind"], "host");
-  EXPECT_EQ(r.report["cases"].size(), 6u);
+  EXPECT_EQ(r.report["cases"].size(), 7u);  // 6 cases + the performance case's unpredictable-size twin
+  ASSERT_NE(r.Case("perf_small_unpredictable_size"), nullptr);
+  EXPECT_LT((*r.Case("perf_small_unpredictable_size"))["scalars"]["N"].get<int>(), 100000);
   for (const auto& c : r.report["cases"]) {
     EXPECT_EQ(c["verdict"], "AC") << c.dump();
     EXPECT_GE(c["timing"]["device"]["samples"].get<int>(), 1);
@@ -63,7 +65,7 @@ TEST(HostE2E, SegfaultIsARuntimeErrorAndTheJudgeSurvives) {
   EXPECT_EQ(r.report["verdict"], "RE");
   EXPECT_NE(Detail(r, "example").find("SIGSEGV"), std::string::npos) << Detail(r, "example");
   EXPECT_NE(Detail(r, "example").find("call 1"), std::string::npos);
-  EXPECT_EQ(r.report["cases"].size(), 6u);  // every case still has a verdict
+  EXPECT_EQ(r.report["cases"].size(), 7u);  // every case (and the hidden-size twin) still has a verdict
 }
 
 TEST(HostE2E, CasesAfterACrashRunInAFreshWorker) {
