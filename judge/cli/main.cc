@@ -228,8 +228,20 @@ int CmdList(int argc, char** argv) {
 
 }  // namespace
 
+int Dispatch(int argc, char** argv);
+
 int main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "__worker") return judge::RunWorker(3, 4);
+  try {
+    return Dispatch(argc, argv);
+  } catch (const std::exception& e) {
+    // Never reported as the submission's fault.
+    std::cerr << "internal error (a judge bug, not the submission's fault): " << e.what() << "\n";
+    return int(ExitCode::kInternalError);
+  }
+}
+
+int Dispatch(int argc, char** argv) {
   InstallSignalHandlers();
   spdlog::set_level(spdlog::level::warn);
   if (argc < 2) { std::cerr << kUsage; return int(ExitCode::kUsage); }

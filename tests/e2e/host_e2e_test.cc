@@ -2,11 +2,18 @@
 // The whole judge - CLI, build, cache, worker process, deadlines, crash handling, checking,
 // reports - driven through the host test double, so it runs in CI without a GPU.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include <filesystem>
 #include <fstream>
 
+#include "judge/util/fs.h"
 #include "tests/judge_cli.h"
 
 namespace judge::testing {
@@ -202,6 +209,38 @@ TEST(HostE2E, WithoutAGpuTheCudaDeviceStopsAtOnceWithExitCode3) {
   if (probe.exit_code != 3) GTEST_SKIP() << "a GPU is present here (exit " << probe.exit_code << "): covered by the gpu tests";
   EXPECT_NE(probe.output.find("no usable CUDA GPU"), std::string::npos) << probe.output;
   EXPECT_NE(probe.output.find("--device host"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace judge::testing
+
+namespace judge::testing {
+namespace {
+
+TEST(HostE2E, InterruptedRunStillWritesACompleteReport) {
+  std::string out = std::filesystem::temp_directory_path().string() + "/judge-interrupt-" + std::to_string(::getpid()) + ".json";
+  pid_t pid = fork();
+  if (pid == 0) {
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, STDOUT_FILENO);
+    dup2(devnull, STDERR_FILENO);
+    execl(JUDGE_BINARY, JUDGE_BINARY, "run", SourcePath("tests/adversarial/host_hang.cc").c_str(), "--device", "host",
+          "--testcases", SourcePath("tests/e2e/testcases/reduction").c_str(), "--root", JUDGE_SOURCE_DIR,
+          "--call-timeout", "60", "--out", out.c_str(), "--cache-dir", JUDGE_TEST_CACHE_DIR, nullptr);
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // well inside the first, hanging call
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  Json report = Json::parse(ReadFile(out).value_or(std::string("null")), nullptr, false);
+  ASSERT_TRUE(report.is_object());
+  EXPECT_EQ(report["cases"].size(), 7u);
+  for (const auto& c : report["cases"]) EXPECT_EQ(c["verdict"], "NR") << c.dump();
+  EXPECT_NE(report["message"].get<std::string>().find("interrupted"), std::string::npos);
+  std::filesystem::remove(out);
 }
 
 }  // namespace
