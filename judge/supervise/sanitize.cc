@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <regex>
@@ -54,6 +55,10 @@ std::vector<SanitizerResult> RunSanitizers(const Problem& problem, const Supervi
   std::vector<const PreparedCase*> small;
   for (const auto& c : cases)
     if (!c.spec.IsPerformance() && problem.MinimumBytes(c.spec.scalars).value_or(0) <= options.max_case_bytes) small.push_back(&c);
+  std::sort(small.begin(), small.end(), [&](const PreparedCase* a, const PreparedCase* b) {
+    return problem.MinimumBytes(a->spec.scalars).value_or(0) < problem.MinimumBytes(b->spec.scalars).value_or(0);
+  });
+  if (small.size() > options.max_cases) small.resize(options.max_cases);
   for (const std::string& tool : options.tools) {
     SanitizerResult failed;
     failed.tool = tool;
@@ -82,7 +87,9 @@ std::vector<SanitizerResult> RunSanitizers(const Problem& problem, const Supervi
         ++ran;
       }
     }
-    SanitizerResult r = ParseSanitizerLog(tool, ReadFile(log_path).value_or(std::string()));
+    std::string log = ReadFile(log_path).value_or(std::string());
+    SanitizerResult r = ParseSanitizerLog(tool, log);
+    if (!r.ran) r.summary += log.empty() ? " (no log written)" : ": " + log.substr(log.size() > 1500 ? log.size() - 1500 : 0);
     r.cases = ran;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     results.push_back(r);

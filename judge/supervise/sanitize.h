@@ -14,7 +14,8 @@ namespace judge {
 
 struct SanitizeOptions {
   std::vector<std::string> tools = {"memcheck", "racecheck", "initcheck", "synccheck"};
-  double budget_seconds = 300;  // per tool
+  double budget_seconds = 120;  // per tool
+  size_t max_cases = 8;         // the smallest ones
   int64_t max_case_bytes = 1 << 20;  // only cases that move at most this much
 };
 

@@ -201,9 +201,9 @@ std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
   SandboxPolicy policy;
   policy.enabled = config_.sandbox;
   policy.scratch_dir = scratch_;
-  // compute-sanitizer injects its own library into the worker and talks to its front end: its
-  // runs keep the namespace, rlimits and privilege drop but not the seccomp and Landlock layers.
-  if (!config_.wrapper.empty()) policy.skip = {"seccomp", "landlock"};
+  // compute-sanitizer injects its own library into the worker, which must reach the tool's front
+  // end (outside any namespace, as root): its runs keep only the rlimits, and say so.
+  if (!config_.wrapper.empty()) policy.skip = {"network_namespace", "unprivileged", "no_new_privs", "landlock", "seccomp"};
   if (const char* skip = std::getenv("JUDGE_SANDBOX_SKIP")) {
     std::stringstream ss(skip);
     for (std::string layer; std::getline(ss, layer, ',');) policy.skip.push_back(layer);
