@@ -29,6 +29,29 @@ Expected<std::string> VersionBanner(const std::string& path, const std::string& 
   return path + "\n" + r->output;
 }
 
+// Fills `cache` with the compiler's banner once; every cache key includes it.
+Expected<std::string> CachedIdentity(std::string& cache, const std::string& path, const std::string& what,
+                                     const std::string& missing) {
+  if (path.empty()) return MakeError(ErrorCode::kSubprocess, missing);
+  if (cache.empty()) {
+    auto banner = VersionBanner(path, what);
+    if (!banner) return banner.error();
+    cache = *banner;
+  }
+  return cache;
+}
+
+Expected<ProcessResult> Invoke(Compiler& compiler, const std::string& path, const std::string& language,
+                               const std::string& source, const std::string& output, const std::string& target,
+                               double timeout_seconds) {
+  auto id = compiler.Identity();
+  if (!id) return id.error();
+  std::vector<std::string> argv = {path};
+  for (auto& f : compiler.Flags(target)) argv.push_back(f);
+  argv.insert(argv.end(), {"-x", language, source, "-o", output});
+  return RunProcess(argv, ProcessOptions{timeout_seconds, 256 * 1024, ""});
+}
+
 }  // namespace
 
 std::string ArchForComputeCapability(int major, int minor) {
@@ -38,16 +61,9 @@ std::string ArchForComputeCapability(int major, int minor) {
 NvccCompiler::NvccCompiler(std::string nvcc_path) : path_(nvcc_path.empty() ? LocateNvcc() : std::move(nvcc_path)) {}
 
 Expected<std::string> NvccCompiler::Identity() {
-  if (path_.empty())
-    return MakeError(ErrorCode::kSubprocess,
-                     "nvcc not found: install the CUDA Toolkit, or point $CUDA_HOME (or $NVCC) at it "
-                     "(looked in $NVCC, $CUDA_HOME/bin, PATH and /usr/local/cuda/bin)");
-  if (identity_.empty()) {
-    auto banner = VersionBanner(path_, "nvcc");
-    if (!banner) return banner.error();
-    identity_ = *banner;
-  }
-  return identity_;
+  return CachedIdentity(identity_, path_, "nvcc",
+                        "nvcc not found: install the CUDA Toolkit, or point $CUDA_HOME (or $NVCC) at it "
+                        "(looked in $NVCC, $CUDA_HOME/bin, PATH and /usr/local/cuda/bin)");
 }
 
 std::string NvccCompiler::ReleaseVersion() {
@@ -68,12 +84,7 @@ std::vector<std::string> NvccCompiler::Flags(const std::string& target) const {
 
 Expected<ProcessResult> NvccCompiler::Compile(const std::string& source, const std::string& output,
                                               const std::string& target, double timeout_seconds) {
-  auto id = Identity();
-  if (!id) return id.error();
-  std::vector<std::string> argv = {path_};
-  for (auto& f : Flags(target)) argv.push_back(f);
-  argv.insert(argv.end(), {"-x", "cu", source, "-o", output});
-  return RunProcess(argv, ProcessOptions{timeout_seconds, 256 * 1024, ""});
+  return Invoke(*this, path_, "cu", source, output, target, timeout_seconds);
 }
 
 HostCompiler::HostCompiler(std::vector<std::string> extra_flags) : extra_flags_(std::move(extra_flags)) {
@@ -82,13 +93,7 @@ HostCompiler::HostCompiler(std::vector<std::string> extra_flags) : extra_flags_(
 }
 
 Expected<std::string> HostCompiler::Identity() {
-  if (path_.empty()) return MakeError(ErrorCode::kSubprocess, "no host C++ compiler found (set $CXX or install g++)");
-  if (identity_.empty()) {
-    auto banner = VersionBanner(path_, "c++");
-    if (!banner) return banner.error();
-    identity_ = *banner;
-  }
-  return identity_;
+  return CachedIdentity(identity_, path_, "c++", "no host C++ compiler found (set $CXX or install g++)");
 }
 
 std::vector<std::string> HostCompiler::Flags(const std::string&) const {
@@ -99,12 +104,7 @@ std::vector<std::string> HostCompiler::Flags(const std::string&) const {
 
 Expected<ProcessResult> HostCompiler::Compile(const std::string& source, const std::string& output,
                                               const std::string& target, double timeout_seconds) {
-  auto id = Identity();
-  if (!id) return id.error();
-  std::vector<std::string> argv = {path_};
-  for (auto& f : Flags(target)) argv.push_back(f);
-  argv.insert(argv.end(), {"-x", "c++", source, "-o", output});
-  return RunProcess(argv, ProcessOptions{timeout_seconds, 256 * 1024, ""});
+  return Invoke(*this, path_, "c++", source, output, target, timeout_seconds);
 }
 
 }  // namespace judge

@@ -61,3 +61,17 @@ TEST(Reference, SumsInDoubleAndRoundsToFloat) {
 
 }  // namespace
 }  // namespace judge
+
+namespace judge {
+namespace {
+
+TEST(Problem, OptionalCompatibilityFields) {
+  auto p = LoadProblem(kProblems, "reduction").value();
+  EXPECT_FALSE(p.zero_init_outputs);  // strict by default: outputs start as NaN poison
+  EXPECT_EQ(p.input_variants, 3);
+  EXPECT_GT(p.limits.host_memory_mb, 0);
+  EXPECT_GT(p.limits.output_kb, 0);
+}
+
+}  // namespace
+}  // namespace judge

@@ -69,7 +69,7 @@ void WriteHeader(const RunReport& r, std::ostream& out) {
 }
 
 void WriteTable(const RunReport& r, std::ostream& out, bool color) {
-  const std::vector<int> w = {-3, 24, 11, 15, 7, -9, -10, -8, -7};
+  const std::vector<int> w = {-3, 30, 11, 15, 7, -9, -10, -8, -7};
   out << Row({"#", "case", "kind", "size", "verdict", "err/tol", "median", "GB/s", "samples"}, w);
   int i = 0;
   for (const auto& c : r.cases) {
