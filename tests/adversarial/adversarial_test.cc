@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "judge/device/device.h"
 #include "judge/util/fs.h"
@@ -92,9 +93,11 @@ TEST_P(Adversarial, GetsItsVerdictAndTheJudgeCarriesOn) {
     all_details += c["detail"].get<std::string>() + "\n";
     for (const auto& f : c["flags"]) all_flags += f.get<std::string>() + "\n";
   }
+  std::string first_detail;  // one line for the log: the first non-empty detail
+  for (std::stringstream ss(all_details); std::getline(ss, first_detail) && first_detail.empty();) {}
   std::cout << "ADVERSARIAL " << e.file << " [" << e.device << "]: " << r.report["verdict"].get<std::string>() << " - "
-            << all_details.substr(all_details.find_first_not_of('\n') == std::string::npos ? 0 : all_details.find_first_not_of('\n'), 300)
-            << (all_flags.empty() ? "" : " | flags: " + all_flags) << "\n";
+            << first_detail.substr(0, 300) << (all_flags.empty() ? "" : " | flag: " + all_flags.substr(0, all_flags.find('\n')))
+            << "\n";
   EXPECT_EQ(r.report["verdict"], e.expect) << e.what << "\n" << all_details;
   EXPECT_NE(all_details.find(e.detail), std::string::npos) << "expected \"" << e.detail << "\" in:\n" << all_details;
   if (!e.flag.empty()) EXPECT_NE(all_flags.find(e.flag), std::string::npos) << "flags:\n" << all_flags;
