@@ -15,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include "judge/build/compile_cache.h"
+#include "judge/cli/ladder.h"
 #include "judge/cli/run_pipeline.h"
 #include "judge/problem/problem.h"
 #include "judge/report/reporter.h"
@@ -46,6 +47,7 @@ const char* kUsage =
     "commands:\n"
     "  run FILE       judge one submission (.cu, or a prebuilt .so) and print its report\n"
     "  build FILE     compile a submission and check its entry point, without running it\n"
+    "  ladder [DIR]   grade every sample in DIR (default submissions/) and print the story table\n"
     "  list           list the problems and their testcases\n"
     "  version        print the judge's version\n"
     "\n"
@@ -100,9 +102,9 @@ judge::Expected<cxxopts::ParseResult> ParseArgs(cxxopts::Options& opts, int argc
   }
 }
 
-std::string Positional(const cxxopts::ParseResult& args) {
-  if (!args.count("file")) return "";
-  auto files = args["file"].as<std::vector<std::string>>();
+std::string Positional(const cxxopts::ParseResult& args, const std::string& key = "file") {
+  if (!args.count(key)) return "";
+  auto files = args[key].as<std::vector<std::string>>();
   return files.empty() ? "" : files.front();
 }
 
@@ -206,6 +208,45 @@ int CmdBuild(int argc, char** argv) {
   return r->ok ? 0 : int(ExitCode::kRejected);
 }
 
+int CmdLadder(int argc, char** argv) {
+  cxxopts::Options opts("judge ladder", "Grade every submission in a folder and print the story table.");
+  AddCommonOptions(opts);
+  opts.add_options()
+      ("cases", "cases to run: names or kinds, or all (default: the performance cases)", cxxopts::value<std::string>()->default_value("performance"))
+      ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
+      ("markdown", "also write the table as Markdown to this file", cxxopts::value<std::string>())
+      ("dir", "the folder", cxxopts::value<std::vector<std::string>>());
+  opts.parse_positional({"dir"});
+  auto args = ParseArgs(opts, argc, argv);
+  if (!args) return ExitFor(args.error());
+  if (args->count("help")) { std::cout << opts.help() << "\n"; return 0; }
+  judge::RunOptions o;
+  o.root = args->count("root") ? (*args)["root"].as<std::string>() : judge::LocateRoot(judge::ExecutablePath());
+  o.problem = (*args)["problem"].as<std::string>();
+  o.device = (*args)["device"].as<std::string>();
+  if (args->count("arch")) o.arch = (*args)["arch"].as<std::string>();
+  if (args->count("testcases")) o.testcases_dir = (*args)["testcases"].as<std::string>();
+  if ((*args)["cases"].as<std::string>() != "all") o.case_filters = SplitCommas((*args)["cases"].as<std::string>());
+  o.cache_dir = CacheDir(*args);
+  o.worker_program = judge::ExecutablePath();
+  o.interrupted = &g_interrupted;
+  o.run_secret = (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
+  o.on_stage = [](const std::string& s) { std::fprintf(stderr, "%s...\n", s.c_str()); };
+  std::string dir = Positional(*args, "dir");
+  if (dir.empty()) dir = o.root + "/submissions";
+  auto files = judge::LadderFiles(dir, o.device);
+  if (files.empty()) return ExitFor(judge::MakeError(ErrorCode::kUsage, "no submissions in " + dir));
+  auto rungs = judge::ClimbLadder(o, files);
+  if (!rungs) return ExitFor(rungs.error());
+  judge::WriteLadderText(*rungs, std::cout);
+  if (args->count("markdown")) {
+    std::ofstream md((*args)["markdown"].as<std::string>());
+    if (!md) return ExitFor(judge::MakeError(ErrorCode::kUsage, "cannot write --markdown " + (*args)["markdown"].as<std::string>()));
+    judge::WriteLadderMarkdown(*rungs, md);
+  }
+  return g_interrupted ? int(ExitCode::kInterrupted) : 0;
+}
+
 int CmdList(int argc, char** argv) {
   cxxopts::Options opts("judge list", "List problems and testcases.");
   AddCommonOptions(opts);
@@ -251,6 +292,7 @@ int Dispatch(int argc, char** argv) {
   if (cmd == "run") return CmdRun(argc - 1, argv + 1);
   if (cmd == "build") return CmdBuild(argc - 1, argv + 1);
   if (cmd == "list") return CmdList(argc - 1, argv + 1);
+  if (cmd == "ladder") return CmdLadder(argc - 1, argv + 1);
   if (cmd == "version" || cmd == "--version") { std::cout << "judge " << judge::kJudgeVersion << "\n"; return 0; }
   if (cmd == "help" || cmd == "--help" || cmd == "-h") { std::cout << kUsage; return 0; }
   std::cerr << "error: unknown command \"" << cmd << "\"\n" << kUsage;

@@ -245,3 +245,27 @@ TEST(HostE2E, InterruptedRunStillWritesACompleteReport) {
 
 }  // namespace
 }  // namespace judge::testing
+
+namespace judge::testing {
+namespace {
+
+TEST(HostE2E, LadderGradesEverySubmissionInOrderAndWritesMarkdown) {
+  std::string md = std::filesystem::temp_directory_path().string() + "/judge-ladder-" + std::to_string(::getpid()) + ".md";
+  JudgeRun r = RunJudge({"ladder", SourcePath("tests/host_submissions"), "--device", "host", "--root", JUDGE_SOURCE_DIR,
+                         "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--cache-dir", JUDGE_TEST_CACHE_DIR,
+                         "--markdown", md});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  size_t chatty = r.output.find("\nchatty "), crash = r.output.find("\ncrash_on_large "), good = r.output.find("\ngood_sum ");
+  ASSERT_NE(chatty, std::string::npos) << r.output;
+  EXPECT_LT(chatty, crash);  // name order
+  EXPECT_LT(crash, good);
+  EXPECT_NE(r.output.find("median N=100,000"), std::string::npos);
+  EXPECT_NE(r.output.substr(crash, 40).find("RE"), std::string::npos);  // a crashing rung keeps its verdict
+  std::string text = ReadFile(md).value_or(std::string());
+  EXPECT_NE(text.find("| version | verdict | median N=100,000 |"), std::string::npos) << text;
+  EXPECT_NE(text.find("| good_sum | AC |"), std::string::npos) << text;
+  std::filesystem::remove(md);
+}
+
+}  // namespace
+}  // namespace judge::testing

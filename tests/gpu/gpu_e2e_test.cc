@@ -69,7 +69,7 @@ TEST_P(SampleTest, IsAccepted) {
 INSTANTIATE_TEST_SUITE_P(Article, SampleTest,
                          ::testing::Values("00_serial", "02_naive_tree", "03_interleaved", "04_reversed_stride",
                                            "05_two_per_thread", "07_full_unroll", "08_warp_shuffle", "09_grid_stride",
-                                           "10_vectorized"));
+                                           "10_vectorized", "11_single_pass", "12_cub_baseline"));
 
 TEST_F(GpuTest, HostSegfaultIsRuntimeErrorAndJudgeExitsNormally) {
   JudgeRun r = Run("tests/adversarial/host_crash_gpu.cu", {"--cases", "example,lc3_single"});

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+#include "judge/cli/ladder.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "judge/report/reporter.h"
+#include "judge/util/fs.h"
+
+namespace judge {
+namespace {
+
+struct Column {
+  std::string case_name;
+  std::string label;  // "N=4,194,304"
+};
+
+// The performance cases every rung ran (official sizes only: the unpredictable twins differ per run).
+std::vector<Column> Columns(const std::vector<LadderRung>& rungs) {
+  std::vector<Column> cols;
+  for (const auto& r : rungs)
+    for (const auto& c : r.report.cases)
+      if (c.kind == CaseKind::kPerformance && c.name.find("_unpredictable_size") == std::string::npos &&
+          std::none_of(cols.begin(), cols.end(), [&](const Column& k) { return k.case_name == c.name; }))
+        cols.push_back({c.name, FormatScalars(c.scalars)});
+  return cols;
+}
+
+const CaseResult* Find(const RunReport& r, const std::string& name) {
+  for (const auto& c : r.cases)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+double Median(const CaseResult* c) { return c && c->verdict == Verdict::kAccepted ? c->audit.honest_median_ms : 0; }
+
+std::string Fixed(double v, const char* fmt) {
+  if (v <= 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+// One row of cells per rung; the last column is compared with the previous rung for the speedup.
+std::vector<std::vector<std::string>> Cells(const std::vector<LadderRung>& rungs, const std::vector<Column>& cols,
+                                            std::vector<std::string>* header) {
+  *header = {"version", "verdict"};
+  for (const auto& c : cols) header->push_back("median " + c.label);
+  const std::string last = cols.empty() ? "" : cols.back().label;
+  *header = [&] {
+    auto h = *header;
+    h.insert(h.end(), {"GB/s " + last, "% of peak", "speedup"});
+    return h;
+  }();
+  std::vector<std::vector<std::string>> rows;
+  double previous = 0;
+  for (const auto& r : rungs) {
+    std::vector<std::string> row = {r.name, std::string(VerdictShort(r.report.verdict))};
+    for (const auto& c : cols) row.push_back(FormatMs(Median(Find(r.report, c.case_name))));
+    const CaseResult* big = cols.empty() ? nullptr : Find(r.report, cols.back().case_name);
+    double gbps = big && Median(big) > 0 ? big->gbps : 0;
+    double peak = r.report.device ? r.report.device->peak_bandwidth_gbps : 0;
+    double ms = Median(big);
+    row.push_back(Fixed(gbps, "%.0f"));
+    row.push_back(Fixed(peak > 0 ? 100 * gbps / peak : 0, "%.1f%%"));
+    row.push_back(previous > 0 && ms > 0 ? Fixed(previous / ms, "%.2fx") : "-");
+    if (ms > 0) previous = ms;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::vector<std::string> LadderFiles(const std::string& dir, const std::string& device) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    std::string ext = e.path().extension().string();
+    if (device == "host" ? (ext == ".cc" || ext == ".cpp") : ext == ".cu") files.push_back(e.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std::vector<std::string>& files) {
+  std::vector<LadderRung> rungs;
+  for (const auto& f : files) {
+    if (base.interrupted && base.interrupted->load()) break;
+    RunOptions o = base;
+    o.submission = f;
+    if (o.on_stage) o.on_stage("grading " + f);
+    auto report = RunSubmission(o);
+    if (!report) return report.error();
+    rungs.push_back({StemOf(f), std::move(*report)});
+  }
+  return rungs;
+}
+
+void WriteLadderText(const std::vector<LadderRung>& rungs, std::ostream& out) {
+  std::vector<std::string> header;
+  auto rows = Cells(rungs, Columns(rungs), &header);
+  std::vector<size_t> width(header.size());
+  for (size_t i = 0; i < header.size(); ++i) width[i] = header[i].size();
+  for (const auto& row : rows)
+    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  auto line = [&](const std::vector<std::string>& cells) {
+    for (size_t i = 0; i < cells.size(); ++i) {
+      std::string pad(width[i] - cells[i].size(), ' ');
+      out << (i ? "  " : "") << (i < 2 ? cells[i] + pad : pad + cells[i]);
+    }
+    out << "\n";
+  };
+  line(header);
+  for (const auto& row : rows) line(row);
+}
+
+void WriteLadderMarkdown(const std::vector<LadderRung>& rungs, std::ostream& out) {
+  std::vector<std::string> header;
+  auto rows = Cells(rungs, Columns(rungs), &header);
+  const RunReport* first = rungs.empty() ? nullptr : &rungs.front().report;
+  out << "# The ladder: every sample, graded by the judge\n\n";
+  if (first) {
+    out << "- date: " << first->started_at << "\n- judge: " << first->judge_version << "\n";
+    if (first->device && first->device->kind == "cuda")
+      out << "- device: " << first->device->name << " (sm_" << first->device->cc_major << first->device->cc_minor
+          << "), driver CUDA " << first->device->driver_version << ", peak " << Fixed(first->device->peak_bandwidth_gbps, "%.0f")
+          << " GB/s from device attributes\n";
+    else if (first->device)
+      out << "- device: " << first->device->name << "\n";
+    out << "- compiler: " << first->build.compiler << "\n";
+  }
+  out << "- times: median of cold calls (L2 flushed), CUDA events; speedup over the previous version at the largest size\n\n";
+  auto md = [&](const std::vector<std::string>& cells) {
+    out << "|";
+    for (const auto& c : cells) out << " " << c << " |";
+    out << "\n";
+  };
+  md(header);
+  out << "|";
+  for (size_t i = 0; i < header.size(); ++i) out << (i < 2 ? "---|" : "---:|");
+  out << "\n";
+  for (const auto& row : rows) md(row);
+}
+
+}  // namespace judge

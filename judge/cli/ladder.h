@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// `judge ladder`: grades every submission in a folder, in name order, and tells the article's
+// story: per version the verdict, the median at each performance size, GB/s, % of the memory's
+// peak, and the speedup over the previous version.
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "judge/cli/run_pipeline.h"
+#include "judge/report/run_report.h"
+
+namespace judge {
+
+struct LadderRung {
+  std::string name;
+  RunReport report;
+};
+
+// Runs `base` once per file (base.submission is replaced).
+Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std::vector<std::string>& files);
+
+// The files a ladder grades: *.cu (or *.cc for the host double) in `dir`, sorted by name.
+std::vector<std::string> LadderFiles(const std::string& dir, const std::string& device);
+
+void WriteLadderText(const std::vector<LadderRung>& rungs, std::ostream& out);
+void WriteLadderMarkdown(const std::vector<LadderRung>& rungs, std::ostream& out);
+
+}  // namespace judge
