@@ -15,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include "judge/build/compile_cache.h"
+#include "judge/cli/compare.h"
 #include "judge/cli/ladder.h"
 #include "judge/cli/run_pipeline.h"
 #include "judge/problem/problem.h"
@@ -47,6 +48,7 @@ const char* kUsage =
     "commands:\n"
     "  run FILE       judge one submission (.cu, or a prebuilt .so) and print its report\n"
     "  build FILE     compile a submission and check its entry point, without running it\n"
+    "  compare A B    time A and B alternately on a performance case; the ratio with a 95% interval\n"
     "  ladder [DIR]   grade every sample in DIR (default submissions/) and print the story table\n"
     "  list           list the problems and their testcases\n"
     "  version        print the judge's version\n"
@@ -208,6 +210,22 @@ int CmdBuild(int argc, char** argv) {
   return r->ok ? 0 : int(ExitCode::kRejected);
 }
 
+// The options `ladder` and `compare` share with `run`, for grading many runs in one command.
+judge::RunOptions BatchOptions(const cxxopts::ParseResult& args) {
+  judge::RunOptions o;
+  o.root = args.count("root") ? args["root"].as<std::string>() : judge::LocateRoot(judge::ExecutablePath());
+  o.problem = args["problem"].as<std::string>();
+  o.device = args["device"].as<std::string>();
+  if (args.count("arch")) o.arch = args["arch"].as<std::string>();
+  if (args.count("testcases")) o.testcases_dir = args["testcases"].as<std::string>();
+  o.cache_dir = CacheDir(args);
+  o.worker_program = judge::ExecutablePath();
+  o.interrupted = &g_interrupted;
+  o.run_secret = (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
+  o.on_stage = [](const std::string& s) { std::fprintf(stderr, "%s...\n", s.c_str()); };
+  return o;
+}
+
 int CmdLadder(int argc, char** argv) {
   cxxopts::Options opts("judge ladder", "Grade every submission in a folder and print the story table.");
   AddCommonOptions(opts);
@@ -220,18 +238,8 @@ int CmdLadder(int argc, char** argv) {
   auto args = ParseArgs(opts, argc, argv);
   if (!args) return ExitFor(args.error());
   if (args->count("help")) { std::cout << opts.help() << "\n"; return 0; }
-  judge::RunOptions o;
-  o.root = args->count("root") ? (*args)["root"].as<std::string>() : judge::LocateRoot(judge::ExecutablePath());
-  o.problem = (*args)["problem"].as<std::string>();
-  o.device = (*args)["device"].as<std::string>();
-  if (args->count("arch")) o.arch = (*args)["arch"].as<std::string>();
-  if (args->count("testcases")) o.testcases_dir = (*args)["testcases"].as<std::string>();
+  judge::RunOptions o = BatchOptions(*args);
   if ((*args)["cases"].as<std::string>() != "all") o.case_filters = SplitCommas((*args)["cases"].as<std::string>());
-  o.cache_dir = CacheDir(*args);
-  o.worker_program = judge::ExecutablePath();
-  o.interrupted = &g_interrupted;
-  o.run_secret = (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
-  o.on_stage = [](const std::string& s) { std::fprintf(stderr, "%s...\n", s.c_str()); };
   std::string dir = Positional(*args, "dir");
   if (dir.empty()) dir = o.root + "/submissions";
   auto files = judge::LadderFiles(dir, o.device);
@@ -245,6 +253,31 @@ int CmdLadder(int argc, char** argv) {
     judge::WriteLadderMarkdown(*rungs, md);
   }
   return g_interrupted ? int(ExitCode::kInterrupted) : 0;
+}
+
+int CmdCompare(int argc, char** argv) {
+  cxxopts::Options opts("judge compare", "Time two submissions alternately and estimate the ratio of their times.");
+  AddCommonOptions(opts);
+  opts.add_options()
+      ("case", "the performance case (default: the first one)", cxxopts::value<std::string>()->default_value(""))
+      ("rounds", "alternating rounds", cxxopts::value<int>()->default_value("6"))
+      ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
+      ("files", "A and B", cxxopts::value<std::vector<std::string>>());
+  opts.parse_positional({"files"});
+  auto args = ParseArgs(opts, argc, argv);
+  if (!args) return ExitFor(args.error());
+  if (args->count("help")) { std::cout << opts.help() << "\n"; return 0; }
+  auto files = args->count("files") ? (*args)["files"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (files.size() != 2) return ExitFor(judge::MakeError(ErrorCode::kUsage, "judge compare takes two submissions, A and B"));
+  int rounds = (*args)["rounds"].as<int>();
+  if (rounds < 2) return ExitFor(judge::MakeError(ErrorCode::kUsage, "--rounds must be at least 2 for an interval"));
+  auto cmp = judge::CompareSubmissions(BatchOptions(*args), files[0], files[1], (*args)["case"].as<std::string>(), rounds);
+  if (!cmp) return ExitFor(cmp.error());
+  std::cout << "case " << cmp->case_name << ", " << cmp->estimate.rounds << " alternating rounds (median of each run, ms):\n";
+  for (size_t i = 0; i < cmp->a_ms.size(); ++i)
+    std::cout << "  round " << i + 1 << ": A " << judge::FormatMs(cmp->a_ms[i]) << "  B " << judge::FormatMs(cmp->b_ms[i]) << "\n";
+  std::cout << cmp->estimate.Describe(judge::StemOf(files[0]), judge::StemOf(files[1])) << "\n";
+  return 0;
 }
 
 int CmdList(int argc, char** argv) {
@@ -293,6 +326,7 @@ int Dispatch(int argc, char** argv) {
   if (cmd == "build") return CmdBuild(argc - 1, argv + 1);
   if (cmd == "list") return CmdList(argc - 1, argv + 1);
   if (cmd == "ladder") return CmdLadder(argc - 1, argv + 1);
+  if (cmd == "compare") return CmdCompare(argc - 1, argv + 1);
   if (cmd == "version" || cmd == "--version") { std::cout << "judge " << judge::kJudgeVersion << "\n"; return 0; }
   if (cmd == "help" || cmd == "--help" || cmd == "-h") { std::cout << kUsage; return 0; }
   std::cerr << "error: unknown command \"" << cmd << "\"\n" << kUsage;

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#include "judge/measure/ratio.h"
+
+#include <gtest/gtest.h>
+
+namespace judge {
+namespace {
+
+TEST(Ratio, ClearlyFasterIsSignificant) {
+  RatioEstimate r = EstimateRatio({10.0, 10.2, 9.9, 10.1, 10.0}, {20.0, 20.3, 19.8, 20.1, 20.0});
+  EXPECT_NEAR(r.ratio, 0.5, 0.01);
+  EXPECT_LT(r.high, 1.0);
+  EXPECT_TRUE(r.significant());
+  EXPECT_NE(r.Describe("A", "B").find("A is 2.00x faster than B"), std::string::npos) << r.Describe("A", "B");
+}
+
+TEST(Ratio, NoisyEqualTimesAreNotSignificant) {
+  RatioEstimate r = EstimateRatio({10.0, 10.5, 9.6, 10.2}, {10.3, 9.8, 10.1, 9.9});
+  EXPECT_LT(r.low, 1.0);
+  EXPECT_GT(r.high, 1.0);
+  EXPECT_FALSE(r.significant());
+  EXPECT_NE(r.Describe("A", "B").find("no significant difference"), std::string::npos);
+}
+
+TEST(Ratio, OneRoundHasNoInterval) {
+  RatioEstimate r = EstimateRatio({1.0}, {2.0});
+  EXPECT_EQ(r.rounds, 1);
+  EXPECT_FALSE(r.significant());
+  EXPECT_EQ(EstimateRatio({}, {}).rounds, 0);
+}
+
+}  // namespace
+}  // namespace judge
