@@ -273,10 +273,14 @@ TEST(HostE2E, LadderGradesEverySubmissionInOrderAndWritesMarkdown) {
 namespace judge::testing {
 namespace {
 
+JudgeRun RunCompare(const std::string& a, const std::string& b, const std::string& rounds) {
+  return RunJudge({"compare", SourcePath("tests/" + a), SourcePath("tests/" + b), "--device", "host", "--root", JUDGE_SOURCE_DIR,
+                   "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--cache-dir", JUDGE_TEST_CACHE_DIR,
+                   "--rounds", rounds});
+}
+
 TEST(HostE2E, CompareFindsTheClearlyFasterSubmission) {
-  JudgeRun r = RunJudge({"compare", SourcePath("tests/host_submissions/good_sum.cc"), SourcePath("tests/host_submissions/slow_sum.cc"),
-                         "--device", "host", "--root", JUDGE_SOURCE_DIR, "--testcases", SourcePath("tests/e2e/testcases/reduction"),
-                         "--cache-dir", JUDGE_TEST_CACHE_DIR, "--rounds", "3"});
+  JudgeRun r = RunCompare("host_submissions/good_sum.cc", "host_submissions/slow_sum.cc", "3");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("case perf_small, 3 alternating rounds"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("good_sum is"), std::string::npos) << r.output;
@@ -284,9 +288,7 @@ TEST(HostE2E, CompareFindsTheClearlyFasterSubmission) {
 }
 
 TEST(HostE2E, CompareRefusesAWrongSubmission) {
-  JudgeRun r = RunJudge({"compare", SourcePath("tests/host_submissions/good_sum.cc"), SourcePath("tests/adversarial/nan_output.cc"),
-                         "--device", "host", "--root", JUDGE_SOURCE_DIR, "--testcases", SourcePath("tests/e2e/testcases/reduction"),
-                         "--cache-dir", JUDGE_TEST_CACHE_DIR, "--rounds", "2"});
+  JudgeRun r = RunCompare("host_submissions/good_sum.cc", "adversarial/nan_output.cc", "2");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("nan_output.cc is not accepted on perf_small"), std::string::npos) << r.output;
 }
