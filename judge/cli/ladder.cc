@@ -50,7 +50,7 @@ std::vector<std::vector<std::string>> Cells(const std::vector<LadderRung>& rungs
   const std::string last = cols.empty() ? "" : cols.back().label;
   *header = [&] {
     auto h = *header;
-    h.insert(h.end(), {"GB/s " + last, "% of peak", "speedup"});
+    h.insert(h.end(), {"GB/s " + last, "% of ceiling", "% of peak", "speedup"});
     return h;
   }();
   std::vector<std::vector<std::string>> rows;
@@ -63,6 +63,7 @@ std::vector<std::vector<std::string>> Cells(const std::vector<LadderRung>& rungs
     double peak = r.report.device ? r.report.device->peak_bandwidth_gbps : 0;
     double ms = Median(big);
     row.push_back(Fixed(gbps, "%.0f"));
+    row.push_back(Fixed(r.report.ceiling_gbps > 0 ? 100 * gbps / r.report.ceiling_gbps : 0, "%.1f%%"));
     row.push_back(Fixed(peak > 0 ? 100 * gbps / peak : 0, "%.1f%%"));
     row.push_back(previous > 0 && ms > 0 ? Fixed(previous / ms, "%.2fx") : "-");
     if (ms > 0) previous = ms;
@@ -130,6 +131,8 @@ void WriteLadderMarkdown(const std::vector<LadderRung>& rungs, std::ostream& out
     else if (first->device)
       out << "- device: " << first->device->name << "\n";
     out << "- compiler: " << first->build.compiler << "\n";
+    if (first->ceiling_gbps > 0)
+      out << "- ceiling: " << Fixed(first->ceiling_gbps, "%.0f") << " GB/s, a streaming read kernel on this GPU (" << first->ceiling_source << ")\n";
   }
   out << "- times: median of cold calls (L2 flushed), CUDA events; speedup over the previous version at the largest size\n\n";
   auto md = [&](const std::vector<std::string>& cells) {

@@ -8,6 +8,7 @@
 #include "judge/build/compile_cache.h"
 #include "judge/build/compiler.h"
 #include "judge/build/elf_symbols.h"
+#include "judge/measure/ceiling_cache.h"
 #include "judge/problem/problem.h"
 #include "judge/problem/reference.h"
 #include "judge/supervise/case_preparation.h"
@@ -114,6 +115,25 @@ void FailAll(RunReport& report, const std::vector<Case>& cases, Verdict v, const
   }
 }
 
+// The measured read ceiling: from the cache, or measured once by a throw-away worker. A failure
+// costs only the "% of ceiling" figures, never the run.
+void LocateCeiling(const RunOptions& o, Supervisor& probe, RunReport& report) {
+  if (auto cached = LoadCeiling(o.cache_dir, *report.device)) {
+    report.ceiling_gbps = *cached;
+    report.ceiling_source = "cached";
+    return;
+  }
+  auto measured = probe.MeasureCeiling();
+  if (!measured || !(*measured > 0)) {
+    report.ceiling_source = "not measured: " + (measured ? std::string("no result") : measured.error().message);
+    report.warnings.push_back("the bandwidth ceiling could not be measured (" + report.ceiling_source + ")");
+    return;
+  }
+  report.ceiling_gbps = *measured;
+  report.ceiling_source = "measured";
+  (void)StoreCeiling(o.cache_dir, *report.device, *measured);
+}
+
 Status ValidateSubmissionPath(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec))
@@ -203,6 +223,7 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
     auto info = probe.ProbeDevice();
     if (!info) return info.error();
     report.device = *info;
+    LocateCeiling(o, probe, report);
   }
   if (auto st = Build(o, *problem, report); !st) {
     report.verdict = Verdict::kInternalError;
@@ -218,7 +239,10 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
       FailAll(report, cases, Verdict::kInternalError, reference.error().message);
     } else {
       config.library_path = report.build.library_path;
-      config.peak_bandwidth_gbps = report.device ? report.device->peak_bandwidth_gbps : 0;
+      // Implausible means above the memory's physical peak (device attributes). The measured
+      // ceiling is only reported until it is validated on real GPUs: a ceiling measured low would
+      // flag honest kernels. The host double's "bandwidth" is one CPU core's: nothing to flag.
+      if (o.device == "cuda") config.peak_bandwidth_gbps = report.device ? report.device->peak_bandwidth_gbps : 0;
       config.sandbox = o.sandbox;
       std::vector<PreparedCase> small;
       {

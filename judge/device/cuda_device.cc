@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "judge/device/bandwidth.h"
 #include "judge/device/checksum.h"
 #include "judge/device/device.h"
 
@@ -118,6 +119,14 @@ class CudaDevice : public Device {
     uint64_t sum = 0;
     CUDA_TRY(static_cast<cudaError_t>(DeviceChecksum(p, bytes, &sum)));
     return sum;
+  }
+  // 1 GiB (or 8x L2 if larger): far beyond the cache, small beside the GPU's memory.
+  Expected<double> MeasureReadCeilingGbps() override {
+    if (l2_bytes_ == 0) JUDGE_TRY(Info());
+    size_t bytes = std::max<size_t>(size_t(1) << 30, size_t(l2_bytes_) * 8);
+    double gbps = 0;
+    CUDA_TRY(static_cast<cudaError_t>(DeviceReadBandwidth(bytes, 8, &gbps)));
+    return gbps;
   }
   Expected<std::unique_ptr<IntervalTimer>> CreateTimer() override {
     auto t = std::make_unique<EventTimer>();

@@ -48,6 +48,8 @@ class Device {
   virtual Status FlushCache() = 0;
   // Order-independent checksum of a buffer (checksum.h), to detect a modified input.
   virtual Expected<uint64_t> Checksum(const void* p, size_t bytes) = 0;
+  // The best read bandwidth a streaming kernel reaches here, GB/s: the ceiling results are held to.
+  virtual Expected<double> MeasureReadCeilingGbps() = 0;
   virtual Expected<std::unique_ptr<IntervalTimer>> CreateTimer() = 0;
 };
 

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "judge/measure/ratio.h"
 
+#include <filesystem>
+
+#include "judge/measure/ceiling_cache.h"
+#include "judge/util/fs.h"
+
 #include <gtest/gtest.h>
 
 namespace judge {
@@ -27,6 +32,24 @@ TEST(Ratio, OneRoundHasNoInterval) {
   EXPECT_EQ(r.rounds, 1);
   EXPECT_FALSE(r.significant());
   EXPECT_EQ(EstimateRatio({}, {}).rounds, 0);
+}
+
+TEST(CeilingCache, RoundTripsPerDeviceAndDriver) {
+  std::string dir = MakeTempDir(std::filesystem::temp_directory_path().string(), "judge-ceiling-").value();
+  DeviceInfo h200;
+  h200.kind = "cuda";
+  h200.name = "NVIDIA H200";
+  h200.cc_major = 9;
+  h200.driver_version = "13.0";
+  EXPECT_FALSE(LoadCeiling(dir, h200).ok());
+  ASSERT_TRUE(StoreCeiling(dir, h200, 4497.0).ok());
+  EXPECT_DOUBLE_EQ(LoadCeiling(dir, h200).value(), 4497.0);
+  DeviceInfo updated = h200;
+  updated.driver_version = "13.1";  // a new driver may move the ceiling: measured again
+  EXPECT_FALSE(LoadCeiling(dir, updated).ok());
+  EXPECT_NE(CeilingCacheKey(h200), CeilingCacheKey(updated));
+  EXPECT_FALSE(LoadCeiling("", h200).ok());  // no cache folder: always measured
+  RemoveTree(dir);
 }
 
 }  // namespace

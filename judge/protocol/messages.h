@@ -4,6 +4,7 @@
 //   init {device}                 -> device {info...}            | fault {phase:"init"}
 //   load {library, entry_point}   -> sandboxed {protections}, then loaded | fault {phase:"load"}
 //   case {CaseRequest}            -> progress* then case_done    | fault {phase:"setup"|"solve"}
+//   ceiling                       -> ceiling {gbps}              | fault {phase:"setup"}
 // `progress` follows every completed solve() call, so the judge applies the per-call deadline to
 // each call separately. The worker never receives expected results.
 #include <optional>

@@ -22,7 +22,7 @@ Json StatsToJson(const SampleStats& s) {
           {"q1_ms", s.q1}, {"q3_ms", s.q3}, {"iqr_ms", s.iqr()}, {"stddev_ms", s.stddev}, {"noise", s.noise}};
 }
 
-Json CaseToJson(const CaseResult& c) {
+Json CaseToJson(const CaseResult& c, const RunReport& r) {
   Json j = {{"name", c.name}, {"kind", std::string(CaseKindName(c.kind))}, {"scalars", c.scalars},
             {"verdict", std::string(VerdictShort(c.verdict))}, {"verdict_code", int(c.verdict)},
             {"detail", c.detail}, {"min_bytes", c.min_bytes}, {"seconds", c.seconds}};
@@ -31,6 +31,8 @@ Json CaseToJson(const CaseResult& c) {
   if (c.event.count) {
     j["timing"] = {{"device", StatsToJson(c.event)}, {"host_wall", StatsToJson(c.wall)},
                    {"warmup_calls", c.warmup_calls}, {"gbps", c.gbps}, {"l2_flushed", true},
+                   {"pct_of_ceiling", r.ceiling_gbps > 0 ? Json(100 * c.gbps / r.ceiling_gbps) : Json(nullptr)},
+                   {"pct_of_peak", r.device && r.device->peak_bandwidth_gbps > 0 ? Json(100 * c.gbps / r.device->peak_bandwidth_gbps) : Json(nullptr)},
                    {"audit", {{"unseen_ms", c.audit.unseen_ms}, {"escaped", c.audit.escaped},
                               {"overhead_wall_ms", c.audit.overhead_wall_ms}, {"median_ms", c.audit.honest_median_ms}}}};
   }
@@ -51,7 +53,7 @@ Json ReportToJson(const RunReport& r) {
   Json cases = Json::array();
   std::map<std::string, int> counts;
   for (const auto& c : r.cases) {
-    cases.push_back(CaseToJson(c));
+    cases.push_back(CaseToJson(c, r));
     counts[std::string(VerdictShort(c.verdict))]++;
   }
   const BuildInfo& b = r.build;
@@ -72,6 +74,8 @@ Json ReportToJson(const RunReport& r) {
     sanitizers.push_back({{"tool", s.tool}, {"ran", s.ran}, {"errors", s.errors}, {"warnings", s.warnings},
                           {"summary", s.summary}, {"findings", s.findings}, {"seconds", s.seconds}, {"cases", s.cases}});
   j["sanitizers"] = sanitizers;
+  j["bandwidth"] = {{"ceiling_gbps", r.ceiling_gbps}, {"ceiling_source", r.ceiling_source},
+                    {"peak_gbps", r.device ? r.device->peak_bandwidth_gbps : 0.0}};
   j["device"] = r.device ? DeviceInfoToJson(*r.device) : Json(nullptr);
   if (j["device"].is_object()) j["device"].erase("type");
   return j;

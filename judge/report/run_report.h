@@ -80,6 +80,8 @@ struct RunReport {
   Tolerance tolerance;
   std::string device_kind;
   std::optional<DeviceInfo> device;
+  double ceiling_gbps = 0;     // measured read ceiling of this GPU (0: not measured)
+  std::string ceiling_source;  // "measured" | "cached" | why it is missing
   BuildInfo build;
   std::vector<CaseResult> cases;
   Verdict verdict = Verdict::kNotRun;

@@ -137,6 +137,11 @@ void WriteSummary(const RunReport& r, std::ostream& out, bool color) {
     std::snprintf(noise, sizeof noise, "%.2f%%", p->event.noise * 100);
     out << "; " << p->name << " (" << FormatScalars(p->scalars) << "): median " << FormatMs(p->event.median) << ", "
         << Gbps(p->gbps) << " GB/s, noise " << noise;
+    if (r.ceiling_gbps > 0) {
+      char pct[64];
+      std::snprintf(pct, sizeof pct, " (%.0f%% of the %.0f GB/s ceiling)", 100 * p->gbps / r.ceiling_gbps, r.ceiling_gbps);
+      out << pct;
+    }
   }
   out << "; judged in " << FormatMs(r.seconds * 1e3) << "\n";
   if (!r.message.empty()) out << r.message << "\n";

@@ -246,6 +246,21 @@ Expected<DeviceInfo> Supervisor::ProbeDevice() {
   return DeviceInfoFromJson(reply.header);
 }
 
+Expected<double> Supervisor::MeasureCeiling() {
+  WorkerLaunch launch{{config_.worker_program, "__worker"}, {}, config_.output_cap_bytes, 1 << 20, config_.interrupted};
+  auto spawned = WorkerProcess::Spawn(launch);
+  if (!spawned) return MakeError(ErrorCode::kSubprocess, "cannot start a worker: " + spawned.error().message);
+  worker_ = std::move(*spawned);
+  Frame reply;
+  auto failure = Converse({{"type", "init"}, {"device", config_.device_kind}, {"sandbox", {{"enabled", false}}}},
+                          "device", &reply, kInitSeconds);
+  if (!failure) failure = Converse({{"type", "ceiling"}}, "ceiling", &reply, kInitSeconds);
+  if (worker_) worker_->Finish();
+  worker_.reset();
+  if (failure) return MakeError(ErrorCode::kInternal, failure->detail);
+  return reply.header.value("gbps", 0.0);
+}
+
 Supervisor::Outcome Supervisor::Request(const PreparedCase& c, const CaseRequest& request) {
   Outcome out;
   auto fail = [&](Failure f) {

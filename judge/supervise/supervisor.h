@@ -38,6 +38,8 @@ class Supervisor {
   ~Supervisor();
   // Starts a worker and asks it to open the device: the no-GPU check, done before compiling.
   Expected<DeviceInfo> ProbeDevice();
+  // A throw-away worker measures the device's read ceiling (GB/s); no submission code is involved.
+  Expected<double> MeasureCeiling();
   CaseResult RunCase(const PreparedCase& c);
   // What the sandbox achieved in the last worker that loaded the submission.
   const SandboxReport& protections() const { return protections_; }

@@ -30,6 +30,7 @@ class Worker {
     }
     if (type == "load") return Load(req.header.value("library", ""), req.header.value("entry_point", "solve"));
     if (type == "case") return RunCase(req.header);
+    if (type == "ceiling") return Ceiling();
     Send({{"type", "fault"}, {"phase", "protocol"}, {"message", "unknown request type \"" + type + "\""}});
     return false;
   }
@@ -59,6 +60,14 @@ class Worker {
     Send({{"type", "sandboxed"}, {"protections", SandboxReportToJson(protections_)}});
     if (auto st = library_.Open(path, entry); !st) return Fault("load", st.error().message);
     Send({{"type", "loaded"}});
+    return true;
+  }
+
+  bool Ceiling() {
+    if (!device_) return Fault("setup", "ceiling before init");
+    auto gbps = device_->MeasureReadCeilingGbps();
+    if (!gbps) return Fault("setup", gbps.error().message);
+    Send({{"type", "ceiling"}, {"gbps", *gbps}});
     return true;
   }
 

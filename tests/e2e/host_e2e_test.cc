@@ -53,6 +53,8 @@ TEST(HostE2E, CorrectSubmissionIsAcceptedWithTimings) {
   ASSERT_NE(perf, nullptr);
   EXPECT_GE((*perf)["timing"]["device"]["samples"].get<int>(), 10);  // performance policy: min 10
   EXPECT_GT((*perf)["timing"]["gbps"].get<double>(), 0);
+  EXPECT_GT(r.report["bandwidth"]["ceiling_gbps"].get<double>(), 0);  // measured (or cached) for this device
+  EXPECT_GT((*perf)["timing"]["pct_of_ceiling"].get<double>(), 0);
 }
 
 TEST(HostE2E, FloatAccumulationIsWrongOnLargeInputs) {

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#include "judge/measure/ceiling_cache.h"
+
+#include "judge/util/fs.h"
+#include "judge/util/json_fields.h"
+#include "judge/util/sha256.h"
+
+namespace judge {
+namespace {
+
+std::string PathFor(const std::string& cache_dir, const DeviceInfo& info) {
+  return cache_dir + "/ceilings/" + CeilingCacheKey(info) + ".json";
+}
+
+}  // namespace
+
+std::string CeilingCacheKey(const DeviceInfo& info) {
+  return Sha256Hex("ceiling-v1|" + info.kind + "|" + info.name + "|" + std::to_string(info.cc_major) + "." +
+                   std::to_string(info.cc_minor) + "|" + info.driver_version + "|" + info.runtime_version)
+      .substr(0, 32);
+}
+
+Expected<double> LoadCeiling(const std::string& cache_dir, const DeviceInfo& info) {
+  if (cache_dir.empty()) return MakeError(ErrorCode::kIo, "no cache");
+  auto j = ParseJsonFile(PathFor(cache_dir, info));
+  if (!j) return j.error();
+  double gbps = j->value("gbps", 0.0);
+  if (!(gbps > 0)) return MakeError(ErrorCode::kIo, "corrupt ceiling entry");
+  return gbps;
+}
+
+Status StoreCeiling(const std::string& cache_dir, const DeviceInfo& info, double gbps) {
+  if (cache_dir.empty()) return Status::Ok();
+  Json j = {{"gbps", gbps}, {"device", info.name}, {"driver", info.driver_version}, {"runtime", info.runtime_version}};
+  return WriteFileAtomic(PathFor(cache_dir, info), j.dump(1));
+}
+
+}  // namespace judge
