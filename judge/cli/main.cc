@@ -222,6 +222,7 @@ judge::RunOptions BatchOptions(const cxxopts::ParseResult& args) {
   o.worker_program = judge::ExecutablePath();
   o.interrupted = &g_interrupted;
   o.run_secret = (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
+  o.memo = std::make_shared<judge::ExpectedMemo>();
   o.on_stage = [](const std::string& s) { std::fprintf(stderr, "%s...\n", s.c_str()); };
   return o;
 }

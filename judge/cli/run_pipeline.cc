@@ -164,7 +164,7 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
       return;
     }
     CaseResult result;
-    auto prepared = PrepareCase(problem, cases[i], reference, o.run_secret, problem.input_variants);
+    auto prepared = PrepareCase(problem, cases[i], reference, o.run_secret, problem.input_variants, o.memo.get());
     if (!prepared) {
       FailAll(report, {cases[i]}, Verdict::kInternalError, "the reference failed: " + prepared.error().message);
       result = report.cases.back();

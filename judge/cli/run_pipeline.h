@@ -6,10 +6,12 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "judge/report/run_report.h"
+#include "judge/supervise/case_preparation.h"
 #include "judge/util/expected.h"
 
 namespace judge {
@@ -28,7 +30,9 @@ struct RunOptions {
   double memory_limit_mb = 0;  // > 0 overrides the problem's host memory limit
   bool sandbox = true;
   std::vector<std::string> sanitize_tools;  // --sanitize: compute-sanitizer tools to run         // --no-sandbox turns the worker's confinement off (debugging only)
-  uint64_t run_secret = 0;     // seeds the hidden input variants; never sent to the worker
+  uint64_t run_secret = 0;
+  // Shared by the runs of one ladder or comparison (same cases, same secret); null for one run.
+  std::shared_ptr<ExpectedMemo> memo;     // seeds the hidden input variants; never sent to the worker
   const std::atomic<bool>* interrupted = nullptr;
   std::function<void(size_t index, size_t total, const CaseResult&)> on_case_done;
   std::function<void(const std::string&)> on_stage;  // "compiling", ...

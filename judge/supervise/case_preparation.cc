@@ -19,10 +19,21 @@ bool AllGenerated(const Case& c) {
 
 }  // namespace
 
+const ExpectedOutputs* ExpectedMemo::Find(const std::string& key) const {
+  auto it = entries_.find(key);
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+void ExpectedMemo::Remember(const std::string& key, const ExpectedOutputs& outputs) {
+  size_t values = 0;
+  for (const auto& o : outputs) values += o.size();
+  if (values <= (1 << 20)) entries_[key] = outputs;  // large outputs would cost more memory than time
+}
+
 uint64_t VariantSeed(uint64_t seed, uint64_t run_secret, int k) { return Mix(Mix(seed ^ run_secret) + uint64_t(k)); }
 
 Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const Reference& reference,
-                                   uint64_t run_secret, int variants) {
+                                   uint64_t run_secret, int variants, ExpectedMemo* memo) {
   PreparedCase prepared;
   prepared.spec = c;
   int count = AllGenerated(c) ? std::max(1, variants) : 1;
@@ -30,10 +41,18 @@ Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const 
     Case variant = c;
     if (k > 0)
       for (auto& [name, spec] : variant.inputs) spec.generate->seed = VariantSeed(spec.generate->seed, run_secret, k);
-    auto expected = reference.Compute(problem, variant);
-    if (!expected) return expected.error();
+    Json key = {{"problem", problem.name}, {"scalars", variant.scalars}};
+    for (const auto& [name, spec] : variant.inputs) key["inputs"][name] = InputSpecToJson(spec);
+    const ExpectedOutputs* known = memo ? memo->Find(key.dump()) : nullptr;
+    if (!known) {
+      auto expected = reference.Compute(problem, variant);
+      if (!expected) return expected.error();
+      if (memo) memo->Remember(key.dump(), *expected);
+      prepared.expected.push_back(std::move(*expected));
+    } else {
+      prepared.expected.push_back(*known);
+    }
     prepared.variant_inputs.push_back(variant.inputs);
-    prepared.expected.push_back(std::move(*expected));
   }
   return prepared;
 }

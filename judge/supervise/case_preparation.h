@@ -19,9 +19,22 @@ struct PreparedCase {
   std::vector<ExpectedOutputs> expected;                          // [variant]
 };
 
+// Expected outputs already computed in this process, by problem, scalars and input specs: a ladder
+// or a comparison judges many submissions on the same cases with the same secret.
+class ExpectedMemo {
+ public:
+  const ExpectedOutputs* Find(const std::string& key) const;
+  void Remember(const std::string& key, const ExpectedOutputs& outputs);  // small outputs only
+  size_t size() const { return entries_.size(); }
+
+ private:
+  std::map<std::string, ExpectedOutputs> entries_;
+};
+
 // Literal inputs get one variant (they are small and public anyway); generated ones `variants`.
+// `memo` may be null.
 Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const Reference& reference,
-                                   uint64_t run_secret, int variants);
+                                   uint64_t run_secret, int variants, ExpectedMemo* memo = nullptr);
 
 // A seed for variant k >= 1 that cannot be predicted without the run secret.
 uint64_t VariantSeed(uint64_t seed, uint64_t run_secret, int k);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
+#include "judge/build/compile_cache.h"
 #include "judge/problem/problem.h"
+#include "judge/problem/reference.h"
 
 #include "judge/measure/timing_audit.h"
 #include "judge/supervise/case_preparation.h"
@@ -48,6 +50,35 @@ TEST(TimingAudit, WorkOutsideTheEventsIsFlaggedAndTimedByTheWallClock) {
   TimingAudit a = AuditTiming({0.002, 0.002, 0.002}, {0.450, 0.452, 0.449}, 0.040);
   EXPECT_TRUE(a.escaped);
   EXPECT_NEAR(a.honest_median_ms, 0.410, 1e-9);
+}
+
+TEST(CasePreparation, VariantsAndMemo) {
+  auto problem = LoadProblem(std::string(JUDGE_SOURCE_DIR) + "/problems", "reduction").value();
+  CompileCache cache("");
+  auto reference = Reference::Load(problem, cache).value();
+  Case c;
+  c.name = "gen";
+  c.scalars = {{"N", 1000}};
+  c.inputs["input"].generate = GeneratorSpec{};
+  c.inputs["input"].generate->dist = "uniform";
+  c.inputs["input"].generate->high = 1000;
+  ExpectedMemo memo;
+  auto first = PrepareCase(problem, c, reference, 42, 3, &memo);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  ASSERT_EQ(first->expected.size(), 3u);
+  EXPECT_NE(first->expected[0][0][0], first->expected[1][0][0]);  // variants have different sums
+  EXPECT_EQ(first->variant_inputs[0].at("input").generate->seed, 1u);  // variant 0 is the published data
+  EXPECT_EQ(memo.size(), 3u);
+  auto again = PrepareCase(problem, c, reference, 42, 3, &memo);
+  EXPECT_EQ(memo.size(), 3u);  // served from the memo
+  EXPECT_EQ(again->expected, first->expected);
+  auto other_run = PrepareCase(problem, c, reference, 43, 3, &memo);
+  EXPECT_EQ(other_run->expected[0], first->expected[0]);
+  EXPECT_NE(other_run->expected[1], first->expected[1]);  // another secret, other hidden variants
+  Case literal = c;
+  literal.scalars = {{"N", 2}};
+  literal.inputs["input"] = InputSpec{std::vector<double>{1, 2}, std::nullopt};
+  EXPECT_EQ(PrepareCase(problem, literal, reference, 42, 3, nullptr)->expected.size(), 1u);
 }
 
 TEST(HiddenSize, EveryGeneratedPerformanceCaseGetsAnUnpredictableTwin) {
