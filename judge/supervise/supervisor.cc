@@ -231,34 +231,33 @@ std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
   return std::nullopt;
 }
 
-Expected<DeviceInfo> Supervisor::ProbeDevice() {
+// A worker that runs only the judge's own code (no submission is loaded): no sandbox needed. It
+// opens the device, answers `request` when there is one, and exits.
+Expected<Frame> Supervisor::AskTrustedWorker(const Json& request, const std::string& want) {
   WorkerLaunch launch{{config_.worker_program, "__worker"}, {}, config_.output_cap_bytes, 1 << 20, config_.interrupted};
   auto spawned = WorkerProcess::Spawn(launch);
   if (!spawned) return MakeError(ErrorCode::kSubprocess, "cannot start a worker: " + spawned.error().message);
   worker_ = std::move(*spawned);
   Frame reply;
-  // No submission code runs in the probe: it needs no sandbox.
   auto failure = Converse({{"type", "init"}, {"device", config_.device_kind}, {"sandbox", {{"enabled", false}}}},
                           "device", &reply, kInitSeconds);
+  if (!failure && !request.is_null()) failure = Converse(request, want, &reply, kInitSeconds);
   if (worker_) worker_->Finish();
   worker_.reset();
   if (failure) return MakeError(ErrorCode::kNoDevice, failure->detail);
-  return DeviceInfoFromJson(reply.header);
+  return reply;
+}
+
+Expected<DeviceInfo> Supervisor::ProbeDevice() {
+  auto reply = AskTrustedWorker(Json(), "");
+  if (!reply) return reply.error();
+  return DeviceInfoFromJson(reply->header);
 }
 
 Expected<double> Supervisor::MeasureCeiling() {
-  WorkerLaunch launch{{config_.worker_program, "__worker"}, {}, config_.output_cap_bytes, 1 << 20, config_.interrupted};
-  auto spawned = WorkerProcess::Spawn(launch);
-  if (!spawned) return MakeError(ErrorCode::kSubprocess, "cannot start a worker: " + spawned.error().message);
-  worker_ = std::move(*spawned);
-  Frame reply;
-  auto failure = Converse({{"type", "init"}, {"device", config_.device_kind}, {"sandbox", {{"enabled", false}}}},
-                          "device", &reply, kInitSeconds);
-  if (!failure) failure = Converse({{"type", "ceiling"}}, "ceiling", &reply, kInitSeconds);
-  if (worker_) worker_->Finish();
-  worker_.reset();
-  if (failure) return MakeError(ErrorCode::kInternal, failure->detail);
-  return reply.header.value("gbps", 0.0);
+  auto reply = AskTrustedWorker({{"type", "ceiling"}}, "ceiling");
+  if (!reply) return MakeError(ErrorCode::kInternal, reply.error().message);
+  return reply->header.value("gbps", 0.0);
 }
 
 Supervisor::Outcome Supervisor::Request(const PreparedCase& c, const CaseRequest& request) {

@@ -54,6 +54,7 @@ class Supervisor {
     CaseReport report;
     std::string outputs;
   };
+  Expected<Frame> AskTrustedWorker(const Json& request, const std::string& want);
   std::optional<Failure> EnsureWorker();
   Expected<std::string> PrepareScratch();
   std::vector<std::string> WorkerEnvironment() const;
