@@ -6,7 +6,7 @@
 # or the toolkit installer); the script checks for it and says how to get it.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ nlohmann-json3-dev libspdlog-dev libcxxopts-dev libgtest-dev libseccomp-dev)
+packages=(cmake ninja-build g++ nlohmann-json3-dev libspdlog-dev libcxxopts-dev libgtest-dev libseccomp-dev libxml2-utils)
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 

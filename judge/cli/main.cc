@@ -121,8 +121,10 @@ int CmdRun(int argc, char** argv) {
   opts.add_options()
       ("cases", "only cases whose name contains one of these (comma separated), or of these kinds; `stress` cases run only when named", cxxopts::value<std::string>())
       ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
-      ("format", "what to print on stdout: text, json, or text,json", cxxopts::value<std::string>()->default_value("text"))
+      ("format", "what to print on stdout: text, json, junit, gradescope, or several (text,json)", cxxopts::value<std::string>()->default_value("text"))
       ("out", "also write the JSON report to this file", cxxopts::value<std::string>())
+      ("junit", "also write a JUnit XML report to this file", cxxopts::value<std::string>())
+      ("gradescope", "also write Gradescope's results.json to this file", cxxopts::value<std::string>())
       ("call-timeout", "seconds one solve() call may take (default: the problem's limit)", cxxopts::value<double>())
       ("memory-limit-mb", "host memory the worker may use (default: the problem's limit)", cxxopts::value<double>())
       ("sanitize", "also run the small cases under compute-sanitizer: memcheck,racecheck,initcheck,synccheck (or a subset)",
@@ -142,14 +144,17 @@ int CmdRun(int argc, char** argv) {
   bool color = ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
   for (const auto& f : SplitCommas((*args)["format"].as<std::string>())) {
     auto r = judge::MakeReporter(f, color && f == "text");
-    if (!r) return ExitFor(judge::MakeError(ErrorCode::kUsage, "unknown --format \"" + f + "\" (expected text or json)"));
+    if (!r) return ExitFor(judge::MakeError(ErrorCode::kUsage, "unknown --format \"" + f + "\" (expected text, json, junit or gradescope)"));
     reporters.Add(std::move(r), &std::cout);
   }
-  std::ofstream out_file;
-  if (args->count("out")) {
-    out_file.open((*args)["out"].as<std::string>());
-    if (!out_file) return ExitFor(judge::MakeError(ErrorCode::kUsage, "cannot write --out " + (*args)["out"].as<std::string>()));
-    reporters.Add(std::make_unique<judge::JsonReporter>(), &out_file);
+  std::ofstream files[3];
+  const char* file_formats[3][2] = {{"out", "json"}, {"junit", "junit"}, {"gradescope", "gradescope"}};
+  for (int i = 0; i < 3; ++i) {
+    if (!args->count(file_formats[i][0])) continue;
+    std::string path = (*args)[file_formats[i][0]].as<std::string>();
+    files[i].open(path);
+    if (!files[i]) return ExitFor(judge::MakeError(ErrorCode::kUsage, std::string("cannot write --") + file_formats[i][0] + " " + path));
+    reporters.Add(judge::MakeReporter(file_formats[i][1], false), &files[i]);
   }
 
   judge::RunOptions o;

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <sstream>
 
 #include "judge/report/reporter.h"
@@ -99,6 +101,49 @@ TEST(Multiplex, WritesEveryFormat) {
   EXPECT_NE(a.str().find("result:"), std::string::npos);
   EXPECT_EQ(Json::parse(b.str())["verdict"], "WA");
   EXPECT_EQ(MakeReporter("yaml", false), nullptr);
+}
+
+TEST(JunitReport, ValidatesAgainstTheSchemaAndCountsFailures) {
+  RunReport r = Sample();
+  CaseResult crash = r.cases[0];
+  crash.name = "crash <&> \"quoted\"";
+  crash.verdict = Verdict::kRuntimeError;
+  crash.detail = "killed by SIGSEGV & friends <here>";
+  CaseResult skipped = r.cases[0];
+  skipped.name = "later";
+  skipped.verdict = Verdict::kNotRun;
+  r.cases.push_back(crash);
+  r.cases.push_back(skipped);
+  std::ostringstream xml;
+  JunitReporter().Write(r, xml);
+  std::string s = xml.str();
+  EXPECT_NE(s.find("tests=\"4\" failures=\"1\" errors=\"1\" skipped=\"1\""), std::string::npos) << s;
+  EXPECT_NE(s.find("<failure message=\"WA: wrong answer\" type=\"WA\">"), std::string::npos) << s;
+  EXPECT_NE(s.find("crash &lt;&amp;&gt; &quot;quoted&quot;"), std::string::npos) << s;
+  std::string path = std::string(::testing::TempDir()) + "judge-junit.xml";
+  std::ofstream(path) << s;
+  std::string cmd = "xmllint --noout --schema " + std::string(JUDGE_SOURCE_DIR) + "/tests/schemas/junit.xsd " + path + " 2>&1";
+  ASSERT_EQ(std::system("command -v xmllint >/dev/null"), 0) << "xmllint is installed by scripts/install-deps.sh";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+}
+
+TEST(GradescopeReport, HasTheSpecFieldsAndOnlyAcceptedPerformanceOnTheLeaderboard) {
+  RunReport r = Sample();
+  Json g = GradescopeResults(r);
+  EXPECT_EQ(g["score"], 1);
+  EXPECT_EQ(g["max_score"], 2);
+  for (const char* key : {"execution_time", "output", "visibility", "tests", "leaderboard"}) EXPECT_TRUE(g.contains(key)) << key;
+  ASSERT_EQ(g["tests"].size(), 2u);
+  for (const auto& t : g["tests"]) {
+    for (const char* key : {"name", "score", "max_score", "status", "output", "visibility"}) EXPECT_TRUE(t.contains(key)) << key;
+    EXPECT_TRUE(t["status"] == "passed" || t["status"] == "failed");
+  }
+  EXPECT_EQ(g["tests"][1]["status"], "failed");
+  EXPECT_NE(g["tests"][1]["output"].get<std::string>().find("WA (wrong answer): output[0]"), std::string::npos);
+  ASSERT_EQ(g["leaderboard"].size(), 1u);
+  EXPECT_EQ(g["leaderboard"][0]["order"], "asc");
+  r.cases[0].flags.push_back("work escaped the event window");  // a flagged time is not ranked
+  EXPECT_TRUE(GradescopeResults(r)["leaderboard"].empty());
 }
 
 TEST(Format, HumanQuantities) {

@@ -36,6 +36,21 @@ class JsonReporter : public Reporter {
   void Write(const RunReport& report, std::ostream& out) const override;
 };
 
+class JunitReporter : public Reporter {
+ public:
+  std::string Format() const override { return "junit"; }
+  void Write(const RunReport& report, std::ostream& out) const override;
+};
+
+class GradescopeReporter : public Reporter {
+ public:
+  std::string Format() const override { return "gradescope"; }
+  void Write(const RunReport& report, std::ostream& out) const override;
+};
+
+// Gradescope's results.json for one submission.
+Json GradescopeResults(const RunReport& report);
+
 // The JSON document (schema "gpu-judge.report", version kReportSchemaVersion).
 Json ReportToJson(const RunReport& report);
 

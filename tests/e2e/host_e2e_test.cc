@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include <filesystem>
@@ -293,6 +294,28 @@ TEST(HostE2E, CompareRefusesAWrongSubmission) {
   JudgeRun r = RunCompare("host_submissions/good_sum.cc", "adversarial/nan_output.cc", "2");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("nan_output.cc is not accepted on perf_small"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace judge::testing
+
+namespace judge::testing {
+namespace {
+
+TEST(HostE2E, WritesJunitAndGradescopeFilesFromTheSameRun) {
+  std::string base = std::filesystem::temp_directory_path().string() + "/judge-formats-" + std::to_string(::getpid());
+  JudgeRun r = RunHost("host_submissions/crash_on_large.cc", {"--junit", base + ".xml", "--gradescope", base + ".json"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  std::string cmd = "xmllint --noout --schema " + SourcePath("tests/schemas/junit.xsd") + " " + base + ".xml";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::string xml = ReadFile(base + ".xml").value_or(std::string());
+  EXPECT_NE(xml.find("<error message=\"RE: runtime error\" type=\"RE\">killed by SIGSEGV"), std::string::npos) << xml;
+  Json g = Json::parse(ReadFile(base + ".json").value_or(std::string("null")), nullptr, false);
+  ASSERT_TRUE(g.is_object());
+  EXPECT_EQ(g["max_score"], r.report["cases"].size());
+  EXPECT_EQ(g["score"], r.report["summary"]["by_verdict"].value("AC", 0));
+  std::filesystem::remove(base + ".xml");
+  std::filesystem::remove(base + ".json");
 }
 
 }  // namespace
