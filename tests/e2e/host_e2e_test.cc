@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The whole judge - CLI, build, cache, worker process, deadlines, crash handling, checking,
-// reports - driven through the host test double, so it runs in CI without a GPU.
+// reports - driven through the host test double, so it runs in CI without a GPU. Single hostile
+// submissions whose verdict and detail are all there is to assert live in tests/adversarial/.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -95,12 +96,6 @@ TEST(HostE2E, HangIsATimeLimitAndIsKilled) {
   EXPECT_LT(r.report["seconds"].get<double>(), 30);
 }
 
-TEST(HostE2E, ExitInSolveIsARuntimeError) {
-  JudgeRun r = RunHost("adversarial/exit_in_solve.cc", {"--cases", "example"});
-  EXPECT_EQ(Verdict(r, "example"), "RE");
-  EXPECT_NE(Detail(r, "example").find("exited with code 3"), std::string::npos) << Detail(r, "example");
-}
-
 TEST(HostE2E, CrashWhileLoadingFailsEveryCaseWithoutRetrying) {
   JudgeRun r = RunHost("adversarial/abort_in_constructor.cc");
   EXPECT_EQ(r.exit_code, 1) << r.output;
@@ -109,18 +104,6 @@ TEST(HostE2E, CrashWhileLoadingFailsEveryCaseWithoutRetrying) {
     EXPECT_NE(c["detail"].get<std::string>().find("while loading the library"), std::string::npos);
     EXPECT_NE(c["detail"].get<std::string>().find("SIGABRT"), std::string::npos) << c["detail"];
   }
-}
-
-TEST(HostE2E, UnwrittenOutputIsWrongWithNaN) {
-  JudgeRun r = RunHost("adversarial/output_not_written.cc", {"--cases", "example"});
-  EXPECT_EQ(Verdict(r, "example"), "WA");
-  EXPECT_NE(Detail(r, "example").find("did not write"), std::string::npos) << Detail(r, "example");
-}
-
-TEST(HostE2E, EscapingExceptionIsARuntimeError) {
-  JudgeRun r = RunHost("adversarial/throws.cc", {"--cases", "example"});
-  EXPECT_EQ(Verdict(r, "example"), "RE");
-  EXPECT_NE(Detail(r, "example").find("student exception"), std::string::npos) << Detail(r, "example");
 }
 
 TEST(HostE2E, MangledSolveIsACompileErrorThatSaysHowToFixIt) {
