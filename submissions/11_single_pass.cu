@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Version 11 (single pass), beyond the article: one kernel launch, no cudaMemset, no float atomics.
-// Each block sums a grid-stride share with four independent 16-byte loads in flight per thread and
+// Each block sums a grid-stride share with kLoads independent 16-byte loads in flight per thread and
 // writes one partial; the last block to finish (found with an atomic ticket) adds the partials in
 // a fixed order, in double, and writes output[0]. So the result is deterministic, the output is
 // written (not accumulated), and no second launch or memset sits on the critical path.
@@ -10,7 +10,10 @@
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kMaxBlocks = 2048;
+constexpr int kLoads = 4;        // independent 16-byte loads in flight per thread
+constexpr int kBlocksPerSm = 8;  // 8 x 256 threads: a full Hopper SM
+constexpr int kMaxBlocks = 4096;
+constexpr bool kPrefetch = false;  // ask the L2 for 256-byte prefetches (ld.global.nc.L2::256B)
 
 __device__ float g_partials[kMaxBlocks];
 __device__ unsigned int g_ticket = 0;
@@ -29,25 +32,40 @@ __device__ __forceinline__ float BlockSum(float v) {
   return threadIdx.x < 32 ? WarpSum(v) : 0.0f;
 }
 
+__device__ __forceinline__ float4 Load(const float4* p) {
+#if __CUDA_ARCH__ >= 800  // the prefetch-size modifier needs sm_80
+  if constexpr (kPrefetch) {
+    float4 v;
+    asm volatile("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    return v;
+  }
+#endif
+  return __ldg(p);
+}
+
 __global__ void __launch_bounds__(kThreads) SinglePass(const float* __restrict__ input, float* output, int n) {
   const float4* in4 = reinterpret_cast<const float4*>(input);
   const int n4 = n / 4;
   const int stride = gridDim.x * kThreads;
-  float a = 0, b = 0, c = 0, d = 0;
+  float acc[kLoads] = {};
   int i = blockIdx.x * kThreads + threadIdx.x;
-  for (; i + 3 * stride < n4; i += 4 * stride) {  // four loads issued before any is used
-    float4 x = __ldg(in4 + i), y = __ldg(in4 + i + stride), z = __ldg(in4 + i + 2 * stride), w = __ldg(in4 + i + 3 * stride);
-    a += (x.x + x.y) + (x.z + x.w);
-    b += (y.x + y.y) + (y.z + y.w);
-    c += (z.x + z.y) + (z.z + z.w);
-    d += (w.x + w.y) + (w.z + w.w);
+  for (; i + (kLoads - 1) * stride < n4; i += kLoads * stride) {  // every load issued before any is used
+    float4 v[kLoads];
+#pragma unroll
+    for (int k = 0; k < kLoads; ++k) v[k] = Load(in4 + i + k * stride);
+#pragma unroll
+    for (int k = 0; k < kLoads; ++k) acc[k] += (v[k].x + v[k].y) + (v[k].z + v[k].w);
   }
   for (; i < n4; i += stride) {
-    float4 x = __ldg(in4 + i);
-    a += (x.x + x.y) + (x.z + x.w);
+    float4 v = Load(in4 + i);
+    acc[0] += (v.x + v.y) + (v.z + v.w);
   }
-  for (int t = 4 * n4 + blockIdx.x * kThreads + threadIdx.x; t < n; t += stride) b += input[t];  // the tail
-  float block = BlockSum((a + b) + (c + d));
+  for (int t = 4 * n4 + blockIdx.x * kThreads + threadIdx.x; t < n; t += stride) acc[0] += input[t];  // the tail
+  float sum = 0;
+#pragma unroll
+  for (int k = 0; k < kLoads; ++k) sum += acc[k];
+  float block = BlockSum(sum);
 
   __shared__ bool last;
   if (threadIdx.x == 0) {
@@ -58,11 +76,11 @@ __global__ void __launch_bounds__(kThreads) SinglePass(const float* __restrict__
   __syncthreads();
   if (!last) return;
   __threadfence();
-  double sum = 0;
-  for (int k = threadIdx.x; k < gridDim.x; k += kThreads) sum += double(__ldcg(&g_partials[k]));
-  for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, o);
+  double partials = 0;
+  for (int k = threadIdx.x; k < gridDim.x; k += kThreads) partials += double(__ldcg(&g_partials[k]));
+  for (int o = 16; o > 0; o >>= 1) partials += __shfl_down_sync(0xffffffffu, partials, o);
   __shared__ double warp_sums[kThreads / 32];
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = sum;
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = partials;
   __syncthreads();
   if (threadIdx.x == 0) {
     double total = 0;
@@ -76,7 +94,7 @@ int BlocksFor(int n) {
   static int sms = 0;
   if (sms == 0) cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   int wanted = (n / 4 + kThreads - 1) / kThreads;  // at least one float4 per thread
-  int full = sms > 0 ? sms * 8 : 1024;             // 8 blocks of 256 per SM fill a Hopper SM
+  int full = sms > 0 ? sms * kBlocksPerSm : 1024;
   int blocks = wanted < full ? wanted : full;
   return blocks < 1 ? 1 : (blocks > kMaxBlocks ? kMaxBlocks : blocks);
 }

@@ -86,6 +86,22 @@ void AddCommonOptions(cxxopts::Options& opts) {
       ("h,help", "show this help");
 }
 
+// How to measure: the options run, ladder and compare share.
+void AddMeasureOptions(cxxopts::Options& opts) {
+  opts.add_options()
+      ("hot", "also time performance cases without the L2 flush (reported separately, labelled hot)")
+      ("flush", "how to evict the L2 before a cold call: read (clean lines, default) or write (a memset, as nvbench does)",
+       cxxopts::value<std::string>()->default_value("read"));
+}
+
+judge::Status ApplyMeasureOptions(const cxxopts::ParseResult& args, judge::RunOptions& o) {
+  o.hot = args.count("hot") > 0;
+  o.flush_mode = args["flush"].as<std::string>();
+  if (o.flush_mode != "read" && o.flush_mode != "write")
+    return judge::MakeError(ErrorCode::kUsage, "--flush must be read or write, not \"" + o.flush_mode + "\"");
+  return judge::Status::Ok();
+}
+
 std::string CacheDir(const cxxopts::ParseResult& args) {
   if (args.count("no-cache")) return "";
   return args.count("cache-dir") ? args["cache-dir"].as<std::string>() : judge::CompileCache::DefaultDir();
@@ -118,6 +134,7 @@ void PrintProgress(size_t i, size_t n, const judge::CaseResult& r) {
 int CmdRun(int argc, char** argv) {
   cxxopts::Options opts("judge run", "Judge one submission against the problem's testcases.");
   AddCommonOptions(opts);
+  AddMeasureOptions(opts);
   opts.add_options()
       ("cases", "only cases whose name contains one of these (comma separated), or of these kinds; `stress` cases run only when named", cxxopts::value<std::string>())
       ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
@@ -168,6 +185,7 @@ int CmdRun(int argc, char** argv) {
   if (args->count("arch")) o.arch = (*args)["arch"].as<std::string>();
   o.cache_dir = CacheDir(*args);
   o.sandbox = !args->count("no-sandbox");
+  if (auto st = ApplyMeasureOptions(*args, o); !st) return ExitFor(st.error());
   if (args->count("sanitize")) o.sanitize_tools = SplitCommas((*args)["sanitize"].as<std::string>());
   if (args->count("memory-limit-mb")) o.memory_limit_mb = (*args)["memory-limit-mb"].as<double>();
   if (args->count("call-timeout")) o.call_timeout_seconds = (*args)["call-timeout"].as<double>();
@@ -235,6 +253,7 @@ judge::RunOptions BatchOptions(const cxxopts::ParseResult& args) {
 int CmdLadder(int argc, char** argv) {
   cxxopts::Options opts("judge ladder", "Grade every submission in a folder and print the story table.");
   AddCommonOptions(opts);
+  AddMeasureOptions(opts);
   opts.add_options()
       ("cases", "cases to run: names or kinds, or all (default: the performance cases)", cxxopts::value<std::string>()->default_value("performance"))
       ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
@@ -245,6 +264,7 @@ int CmdLadder(int argc, char** argv) {
   if (!args) return ExitFor(args.error());
   if (args->count("help")) { std::cout << opts.help() << "\n"; return 0; }
   judge::RunOptions o = BatchOptions(*args);
+  if (auto st = ApplyMeasureOptions(*args, o); !st) return ExitFor(st.error());
   if ((*args)["cases"].as<std::string>() != "all") o.case_filters = SplitCommas((*args)["cases"].as<std::string>());
   std::string dir = Positional(*args, "dir");
   if (dir.empty()) dir = o.root + "/submissions";
@@ -264,6 +284,7 @@ int CmdLadder(int argc, char** argv) {
 int CmdCompare(int argc, char** argv) {
   cxxopts::Options opts("judge compare", "Time two submissions alternately and estimate the ratio of their times.");
   AddCommonOptions(opts);
+  AddMeasureOptions(opts);
   opts.add_options()
       ("case", "the performance case (default: the first one)", cxxopts::value<std::string>()->default_value(""))
       ("rounds", "alternating rounds", cxxopts::value<int>()->default_value("6"))
@@ -277,7 +298,9 @@ int CmdCompare(int argc, char** argv) {
   if (files.size() != 2) return ExitFor(judge::MakeError(ErrorCode::kUsage, "judge compare takes two submissions, A and B"));
   int rounds = (*args)["rounds"].as<int>();
   if (rounds < 2) return ExitFor(judge::MakeError(ErrorCode::kUsage, "--rounds must be at least 2 for an interval"));
-  auto cmp = judge::CompareSubmissions(BatchOptions(*args), files[0], files[1], (*args)["case"].as<std::string>(), rounds);
+  judge::RunOptions o = BatchOptions(*args);
+  if (auto st = ApplyMeasureOptions(*args, o); !st) return ExitFor(st.error());
+  auto cmp = judge::CompareSubmissions(o, files[0], files[1], (*args)["case"].as<std::string>(), rounds);
   if (!cmp) return ExitFor(cmp.error());
   std::cout << "case " << cmp->case_name << ", " << cmp->estimate.rounds << " alternating rounds (median of each run, ms):\n";
   for (size_t i = 0; i < cmp->a_ms.size(); ++i)

@@ -29,6 +29,8 @@ struct RunOptions {
   double call_timeout_seconds = 0;  // > 0 overrides the problem's per-call limit
   double memory_limit_mb = 0;  // > 0 overrides the problem's host memory limit
   bool sandbox = true;
+  bool hot = false;            // --hot: performance cases also timed without the L2 flush
+  std::string flush_mode = "read";  // --flush: read | write
   std::vector<std::string> sanitize_tools;  // --sanitize: compute-sanitizer tools to run         // --no-sandbox turns the worker's confinement off (debugging only)
   uint64_t run_secret = 0;
   // Shared by the runs of one ladder or comparison (same cases, same secret); null for one run.

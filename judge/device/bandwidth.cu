@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: MIT
-// The read-bandwidth ceiling of the present GPU: a streaming float4 sum over a buffer far larger
-// than L2, the same access pattern a memory-bound reduction needs, best of several launches.
 #include <cuda_runtime.h>
 
 #include "judge/device/bandwidth.h"
@@ -8,46 +6,86 @@
 namespace judge {
 namespace {
 
-__global__ void StreamRead(const float4* __restrict__ in, size_t n4, float* out) {
-  float a = 0, b = 0;
-  size_t stride = size_t(gridDim.x) * blockDim.x;
-  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; i + stride < n4; i += 2 * stride) {  // two independent 16-byte loads in flight
-    float4 x = __ldg(in + i), y = __ldg(in + i + stride);
-    a += (x.x + x.y) + (x.z + x.w);
-    b += (y.x + y.y) + (y.z + y.w);
+constexpr int kThreads = 256;
+
+// A read-only 16-byte load; with kPrefetch the L2 fetches the whole 256-byte sector group, which
+// helps DRAM efficiency on long streams.
+template <bool kPrefetch>
+__device__ __forceinline__ float4 Load(const float4* p) {
+#if __CUDA_ARCH__ >= 800  // the prefetch-size modifier needs sm_80
+  if constexpr (kPrefetch) {
+    float4 v;
+    asm volatile("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    return v;
   }
-  if (i < n4) {
-    float4 x = __ldg(in + i);
-    a += (x.x + x.y) + (x.z + x.w);
-  }
-  if (a + b == 1.2345f) out[blockIdx.x] = a + b;  // keeps the loads alive; practically never stores
+#endif
+  return __ldg(p);
 }
+
+template <int kLoads, bool kPrefetch = false>
+__global__ void __launch_bounds__(kThreads) StreamRead(const float4* __restrict__ in, size_t n4, float* out) {
+  float acc[kLoads] = {};
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (; i + (kLoads - 1) * stride < n4; i += kLoads * stride) {
+    float4 v[kLoads];
+#pragma unroll
+    for (int k = 0; k < kLoads; ++k) v[k] = Load<kPrefetch>(in + i + k * stride);  // all issued before any is used
+#pragma unroll
+    for (int k = 0; k < kLoads; ++k) acc[k] += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+  }
+  for (; i < n4; i += stride) {
+    float4 v = Load<kPrefetch>(in + i);
+    acc[0] += (v.x + v.y) + (v.z + v.w);
+  }
+  float s = 0;
+#pragma unroll
+  for (int k = 0; k < kLoads; ++k) s += acc[k];
+  if (s == 1.2345f) out[blockIdx.x] = s;  // keeps the loads alive; practically never stores
+}
+
+using Kernel = void (*)(const float4*, size_t, float*);
+
+int SmCount(int* sms) { return cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, 0); }
 
 }  // namespace
 
-int DeviceReadBandwidth(size_t bytes, int repeats, double* best_gbps) {
+int DeviceStreamReadAsync(const void* buffer, size_t bytes, float* sink) {
   int sms = 0;
-  cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  if (cudaError_t err = cudaError_t(SmCount(&sms)); err != cudaSuccess) return err;
+  StreamRead<4><<<sms * 8, kThreads>>>(static_cast<const float4*>(buffer), bytes / 16, sink);
+  return cudaGetLastError();
+}
+
+int DeviceReadBandwidth(size_t bytes, int repeats, CeilingSweep* result) {
+  struct Shape { Kernel kernel; int loads; int blocks_per_sm; bool prefetch; };
+  const Shape shapes[] = {{StreamRead<2>, 2, 8, false},      {StreamRead<4>, 4, 8, false},
+                          {StreamRead<8>, 8, 8, false},      {StreamRead<4>, 4, 4, false},
+                          {StreamRead<8>, 8, 4, false},      {StreamRead<4>, 4, 16, false},
+                          {StreamRead<4, true>, 4, 8, true}, {StreamRead<8, true>, 8, 4, true}};
+  int sms = 0;
+  cudaError_t err = cudaError_t(SmCount(&sms));
   void* buffer = nullptr;
   float* out = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   if (err == cudaSuccess) err = cudaMalloc(&buffer, bytes);
-  if (err == cudaSuccess) err = cudaMalloc(&out, sizeof(float) * size_t(sms) * 8);
+  if (err == cudaSuccess) err = cudaMalloc(&out, sizeof(float) * size_t(sms) * 16);
   if (err == cudaSuccess) err = cudaMemset(buffer, 0, bytes);
   if (err == cudaSuccess) err = cudaEventCreate(&start);
   if (err == cudaSuccess) err = cudaEventCreate(&stop);
-  *best_gbps = 0;
-  for (int r = 0; err == cudaSuccess && r < repeats; ++r) {
-    cudaEventRecord(start);
-    StreamRead<<<sms * 8, 256>>>(static_cast<const float4*>(buffer), bytes / 16, out);
-    cudaEventRecord(stop);
-    err = cudaEventSynchronize(stop);
-    float ms = 0;
-    if (err == cudaSuccess) err = cudaEventElapsedTime(&ms, start, stop);
-    if (err == cudaSuccess && ms > 0 && r > 0) {  // the first launch warms up
+  *result = CeilingSweep{};
+  for (const Shape& shape : shapes) {
+    for (int r = 0; err == cudaSuccess && r <= repeats; ++r) {  // launch 0 warms up
+      cudaEventRecord(start);
+      shape.kernel<<<sms * shape.blocks_per_sm, kThreads>>>(static_cast<const float4*>(buffer), bytes / 16, out);
+      cudaEventRecord(stop);
+      err = cudaEventSynchronize(stop);
+      float ms = 0;
+      if (err == cudaSuccess) err = cudaEventElapsedTime(&ms, start, stop);
+      if (err != cudaSuccess || ms <= 0 || r == 0) continue;
       double gbps = double(bytes) / (double(ms) * 1e-3) / 1e9;
-      if (gbps > *best_gbps) *best_gbps = gbps;
+      if (gbps > result->best_gbps) *result = CeilingSweep{gbps, shape.loads, shape.blocks_per_sm, shape.prefetch};
     }
   }
   if (start) cudaEventDestroy(start);

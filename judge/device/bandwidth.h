@@ -1,11 +1,25 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+// The judge's own streaming kernels: the read-bandwidth ceiling and the read-only L2 flush.
 #include <cstddef>
 
 namespace judge {
 
-// Streams `bytes` through a read-only kernel `repeats` times; the best GB/s after a warm-up
-// launch. 0 on success, else a cudaError_t.
-int DeviceReadBandwidth(size_t bytes, int repeats, double* best_gbps);
+struct CeilingSweep {
+  double best_gbps = 0;
+  int loads_in_flight = 0;  // of the best configuration
+  int blocks_per_sm = 0;
+  bool prefetch = false;    // loads ask the L2 for 256-byte prefetches
+};
+
+// Streams `bytes` through a read-only float4 kernel in a few shapes (16-byte loads in flight per
+// thread x blocks per SM x L2 prefetch hint), `repeats` launches each after a warm-up; keeps the best. 0 on
+// success, else a cudaError_t.
+int DeviceReadBandwidth(size_t bytes, int repeats, CeilingSweep* result);
+
+// Reads `bytes` of `buffer` on the default stream without waiting: lines read are clean, so
+// evicting them later costs the timed kernel nothing (a memset flush leaves the L2 full of dirty
+// lines whose write-back lands inside the next timed call). `sink` receives practically nothing.
+int DeviceStreamReadAsync(const void* buffer, size_t bytes, float* sink);
 
 }  // namespace judge

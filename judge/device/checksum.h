@@ -5,11 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#ifdef __CUDACC__
-#define JUDGE_HOST_DEVICE __host__ __device__
-#else
-#define JUDGE_HOST_DEVICE
-#endif
+#include "judge/util/host_device.h"
 
 namespace judge {
 

@@ -7,6 +7,8 @@
 
 #include "judge/device/bandwidth.h"
 #include "judge/device/checksum.h"
+#include "judge/device/clock_probe.h"
+#include "judge/device/generate_kernel.h"
 #include "judge/device/device.h"
 
 namespace judge {
@@ -52,7 +54,10 @@ class EventTimer : public IntervalTimer {
 
 class CudaDevice : public Device {
  public:
-  ~CudaDevice() override { if (flush_buffer_) cudaFree(flush_buffer_); }
+  ~CudaDevice() override {
+    if (flush_buffer_) cudaFree(flush_buffer_);
+    if (stamps_) cudaFree(stamps_);
+  }
 
   Expected<DeviceInfo> Info() override {
     DeviceInfo info;
@@ -68,8 +73,10 @@ class CudaDevice : public Device {
     info.sm_count = prop.multiProcessorCount;
     info.l2_bytes = prop.l2CacheSize;
     info.memory_bytes = int64_t(prop.totalGlobalMem);
-    int mem_clock_khz = 0, bus_bits = 0, driver = 0, runtime = 0;
+    int mem_clock_khz = 0, bus_bits = 0, driver = 0, runtime = 0, sm_clock_khz = 0;
     CUDA_TRY(cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&sm_clock_khz, cudaDevAttrClockRate, dev));
+    info.sm_clock_mhz = sm_clock_khz / 1e3;
     CUDA_TRY(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
     CUDA_TRY(cudaDriverGetVersion(&driver));
     CUDA_TRY(cudaRuntimeGetVersion(&runtime));
@@ -103,17 +110,43 @@ class CudaDevice : public Device {
     CUDA_TRY(cudaDeviceSynchronize());
     return Status::Ok();
   }
-  // Writes a buffer of twice the L2 size (allocated once) so the next call reads from memory,
+  // Touches a buffer of twice the L2 size (allocated once) so the next call reads from memory,
   // and drops any persisting-L2 lines the submission may have set up.
   Status FlushCache() override {
     if (!flush_buffer_) {
       if (l2_bytes_ == 0) JUDGE_TRY(Info());
       flush_bytes_ = std::max<size_t>(size_t(l2_bytes_) * 2, size_t(64) << 20);
-      CUDA_TRY(cudaMalloc(&flush_buffer_, flush_bytes_));
+      CUDA_TRY(cudaMalloc(&flush_buffer_, flush_bytes_ + 4096));
+      CUDA_TRY(cudaMemset(flush_buffer_, 0, flush_bytes_ + 4096));
     }
     CUDA_TRY(cudaCtxResetPersistingL2Cache());
-    CUDA_TRY(cudaMemsetAsync(flush_buffer_, ++flush_value_, flush_bytes_, 0));
+    if (flush_mode_ == FlushMode::kWrite) {
+      CUDA_TRY(cudaMemsetAsync(flush_buffer_, ++flush_value_, flush_bytes_, 0));
+    } else {
+      auto* sink = reinterpret_cast<float*>(static_cast<char*>(flush_buffer_) + flush_bytes_);
+      CUDA_TRY(static_cast<cudaError_t>(DeviceStreamReadAsync(flush_buffer_, flush_bytes_, sink)));
+    }
     return Status::Ok();
+  }
+  void SetFlushMode(FlushMode mode) override { flush_mode_ = mode; }
+  Status MarkClock(int which) override {
+    if (!stamps_) CUDA_TRY(cudaMalloc(&stamps_, 2 * sizeof(ClockStamp)));
+    CUDA_TRY(static_cast<cudaError_t>(DeviceClockStampAsync(stamps_ + (which ? 1 : 0))));
+    return Status::Ok();
+  }
+  Expected<bool> Generate(const CounterFill& fill, void* dst, int64_t count) override {
+    CUDA_TRY(static_cast<cudaError_t>(DeviceGenerate(fill, dst, count)));
+    return true;
+  }
+  Status HoldStream(double microseconds) override {
+    CUDA_TRY(static_cast<cudaError_t>(DeviceSpinAsync(uint64_t(microseconds * 1e3))));
+    return Status::Ok();
+  }
+  Expected<double> MarkedClockMhz() override {
+    ClockStamp host[2];
+    if (!stamps_) return 0.0;
+    CUDA_TRY(cudaMemcpy(host, stamps_, sizeof host, cudaMemcpyDeviceToHost));
+    return ClockMhzBetween(host[0], host[1]);
   }
   Expected<uint64_t> Checksum(const void* p, size_t bytes) override {
     uint64_t sum = 0;
@@ -121,12 +154,15 @@ class CudaDevice : public Device {
     return sum;
   }
   // 1 GiB (or 8x L2 if larger): far beyond the cache, small beside the GPU's memory.
-  Expected<double> MeasureReadCeilingGbps() override {
+  Expected<ReadCeiling> MeasureReadCeiling() override {
     if (l2_bytes_ == 0) JUDGE_TRY(Info());
     size_t bytes = std::max<size_t>(size_t(1) << 30, size_t(l2_bytes_) * 8);
-    double gbps = 0;
-    CUDA_TRY(static_cast<cudaError_t>(DeviceReadBandwidth(bytes, 8, &gbps)));
-    return gbps;
+    CeilingSweep sweep;
+    CUDA_TRY(static_cast<cudaError_t>(DeviceReadBandwidth(bytes, 5, &sweep)));
+    return ReadCeiling{sweep.best_gbps, std::to_string(sweep.loads_in_flight) + " float4 loads in flight per thread, " +
+                                            std::to_string(sweep.blocks_per_sm) + " blocks of 256 per SM, " +
+                                            (sweep.prefetch ? "256-byte L2 prefetch, " : "") +
+                                            std::to_string(bytes >> 20) + " MiB"};
   }
   Expected<std::unique_ptr<IntervalTimer>> CreateTimer() override {
     auto t = std::make_unique<EventTimer>();
@@ -139,6 +175,8 @@ class CudaDevice : public Device {
   void* flush_buffer_ = nullptr;
   size_t flush_bytes_ = 0;
   uint8_t flush_value_ = 0;
+  FlushMode flush_mode_ = FlushMode::kRead;
+  ClockStamp* stamps_ = nullptr;
 };
 
 }  // namespace

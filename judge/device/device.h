@@ -21,6 +21,7 @@ struct DeviceInfo {
   std::string driver_version;  // "13.0" (CUDA version the driver supports)
   std::string runtime_version;
   double peak_bandwidth_gbps = 0;  // 2 x memory clock x bus width / 8, from device attributes
+  double sm_clock_mhz = 0;         // the SM clock's peak, from device attributes (0: unknown)
   int device_count = 0;
 };
 
@@ -31,6 +32,24 @@ class IntervalTimer {
   virtual Status Start() = 0;
   virtual Status Stop() = 0;
   virtual Expected<double> ElapsedMs() = 0;  // after Stop() and a synchronize
+};
+
+// How the cache is evicted before a cold call: by reading (default; leaves clean lines) or by
+// writing (nvbench's memset; leaves dirty lines whose write-back lands in the next timed call).
+enum class FlushMode { kRead, kWrite };
+
+struct ReadCeiling {
+  double gbps = 0;
+  std::string shape;  // the kernel configuration that reached it
+};
+
+// A generated input the device can write itself (judge/testcase/counter_rng.h):
+// element i = a + b * Unit(key, i) (uniform), floor of that (uniform_int), a (constant), a + b * i (arange).
+struct CounterFill {
+  enum Kind { kUniform, kUniformInt, kConstant, kArange } kind = kUniform;
+  double a = 0, b = 0;
+  uint64_t key = 0;
+  bool is_float = true;  // else int32
 };
 
 class Device {
@@ -44,12 +63,22 @@ class Device {
   virtual Status Fill(void* dst, uint8_t byte, size_t bytes) = 0;
   // Waits for all work and reports any error the submission left behind (launch or async).
   virtual Status Synchronize() = 0;
-  // Evicts the input from cache before a cold timed call.
+  // Evicts the input from cache before a cold timed call; queued, not waited for.
   virtual Status FlushCache() = 0;
+  virtual void SetFlushMode(FlushMode) {}
+  // Stamps the SM cycle counter and the global timer (mark 0, then mark 1) on the submission's
+  // stream; after a synchronize, MarkedClockMhz() is the SM clock between them (0: unknown).
+  virtual Status MarkClock(int) { return Status::Ok(); }
+  virtual Expected<double> MarkedClockMhz() { return 0.0; }
+  // Writes `count` generated elements to dst; false when this device does not generate (the
+  // caller then uploads host-generated data).
+  virtual Expected<bool> Generate(const CounterFill&, void* /*dst*/, int64_t /*count*/) { return false; }
+  // Keeps the stream busy for about this long without touching memory (hides launch latency).
+  virtual Status HoldStream(double /*microseconds*/) { return Status::Ok(); }
   // Order-independent checksum of a buffer (checksum.h), to detect a modified input.
   virtual Expected<uint64_t> Checksum(const void* p, size_t bytes) = 0;
   // The best read bandwidth a streaming kernel reaches here, GB/s: the ceiling results are held to.
-  virtual Expected<double> MeasureReadCeilingGbps() = 0;
+  virtual Expected<ReadCeiling> MeasureReadCeiling() = 0;
   virtual Expected<std::unique_ptr<IntervalTimer>> CreateTimer() = 0;
 };
 

@@ -16,7 +16,8 @@ Json CaseRequestToJson(const CaseRequest& r) {
   }
   const TimingPolicy& t = r.timing;
   return {{"type", "case"}, {"name", r.name}, {"params", params}, {"guard_nan", r.guard_nan},
-          {"zero_outputs", r.zero_outputs}, {"diagnostic", r.diagnostic},
+          {"zero_outputs", r.zero_outputs}, {"diagnostic", r.diagnostic}, {"hot", r.hot},
+          {"performance", r.performance},
           {"timing", {{"warmup_calls", t.warmup_calls}, {"min_samples", t.min_samples}, {"max_samples", t.max_samples},
                       {"budget_seconds", t.budget_seconds}, {"target_noise", t.target_noise}}}};
 }
@@ -53,6 +54,8 @@ Expected<CaseRequest> CaseRequestFromJson(const Json& j) {
   r.guard_nan = j.value("guard_nan", true);
   r.zero_outputs = j.value("zero_outputs", false);
   r.diagnostic = j.value("diagnostic", false);
+  r.hot = j.value("hot", false);
+  r.performance = j.value("performance", false);
   const Json& t = **timing;
   r.timing = TimingPolicy{t.at("warmup_calls").get<int>(), t.at("min_samples").get<int>(), t.at("max_samples").get<int>(),
                           t.at("budget_seconds").get<double>(), t.at("target_noise").get<double>()};
@@ -64,7 +67,7 @@ Json DeviceInfoToJson(const DeviceInfo& i) {
           {"cc_major", i.cc_major}, {"cc_minor", i.cc_minor}, {"sm_count", i.sm_count}, {"l2_bytes", i.l2_bytes},
           {"memory_bytes", i.memory_bytes}, {"driver_cuda_version", i.driver_version},
           {"runtime_version", i.runtime_version}, {"peak_bandwidth_gbps", i.peak_bandwidth_gbps},
-          {"device_count", i.device_count}};
+          {"device_count", i.device_count}, {"sm_clock_mhz", i.sm_clock_mhz}};
 }
 
 DeviceInfo DeviceInfoFromJson(const Json& j) {
@@ -80,6 +83,7 @@ DeviceInfo DeviceInfoFromJson(const Json& j) {
   i.runtime_version = j.value("runtime_version", "");
   i.peak_bandwidth_gbps = j.value("peak_bandwidth_gbps", 0.0);
   i.device_count = j.value("device_count", 0);
+  i.sm_clock_mhz = j.value("sm_clock_mhz", 0.0);
   return i;
 }
 
@@ -88,16 +92,24 @@ DeviceInfo DeviceInfoFromJson(const Json& j) {
 namespace judge {
 
 std::string_view CallKindName(CallKind k) {
-  return k == CallKind::kCheck ? "check" : k == CallKind::kWarmup ? "warmup" : "timed";
+  switch (k) {
+    case CallKind::kCheck: return "check";
+    case CallKind::kWarmup: return "warmup";
+    case CallKind::kTimed: return "timed";
+    case CallKind::kHot: return "hot";
+  }
+  return "timed";
 }
 
 Json CaseReportToJson(const CaseReport& r) {
   Json calls = Json::array();
   for (const auto& c : r.calls)
     calls.push_back({{"kind", std::string(CallKindName(c.kind))}, {"variant", c.variant},
-                     {"event_ms", c.event_ms}, {"wall_ms", c.wall_ms}});
+                     {"event_ms", c.event_ms}, {"wall_ms", c.wall_ms}, {"clock_mhz", c.clock_mhz},
+                     {"throttled", c.throttled}});
   Json j = {{"calls", calls}, {"output_calls", r.output_calls}, {"output_bytes_per_call", r.output_bytes_per_call},
-            {"overhead_event_ms", r.overhead_event_ms}, {"overhead_wall_ms", r.overhead_wall_ms}};
+            {"overhead_event_ms", r.overhead_event_ms}, {"overhead_wall_ms", r.overhead_wall_ms},
+            {"setup_ms", r.setup_ms}};
   if (r.violation) j["violation"] = {{"kind", r.violation->kind}, {"call", r.violation->call}, {"message", r.violation->message}};
   return j;
 }
@@ -109,17 +121,24 @@ Expected<CaseReport> CaseReportFromJson(const Json& j) {
     for (const Json& c : j.at("calls")) {
       CallRecord rec;
       std::string kind = c.at("kind").get<std::string>();
-      rec.kind = kind == "check" ? CallKind::kCheck : kind == "warmup" ? CallKind::kWarmup : CallKind::kTimed;
+      if (kind == "check") rec.kind = CallKind::kCheck;
+      else if (kind == "warmup") rec.kind = CallKind::kWarmup;
+      else if (kind == "timed") rec.kind = CallKind::kTimed;
+      else if (kind == "hot") rec.kind = CallKind::kHot;
+      else return bad("unknown call kind \"" + kind + "\"");
       rec.variant = c.at("variant").get<int>();
       rec.event_ms = c.at("event_ms").get<double>();
       rec.wall_ms = c.at("wall_ms").get<double>();
-      if (rec.variant < 0 || rec.event_ms < 0 || rec.wall_ms < 0) return bad("negative values");
+      rec.clock_mhz = c.value("clock_mhz", 0.0);
+      rec.throttled = c.value("throttled", false);
+      if (rec.variant < 0 || rec.event_ms < 0 || rec.wall_ms < 0 || rec.clock_mhz < 0) return bad("negative values");
       r.calls.push_back(rec);
     }
     r.output_calls = j.at("output_calls").get<std::vector<int>>();
     r.output_bytes_per_call = j.at("output_bytes_per_call").get<size_t>();
     r.overhead_event_ms = j.value("overhead_event_ms", 0.0);
     r.overhead_wall_ms = j.value("overhead_wall_ms", 0.0);
+    r.setup_ms = j.value("setup_ms", 0.0);
     if (j.contains("violation")) {
       const Json& v = j["violation"];
       r.violation = Violation{v.at("kind").get<std::string>(), v.at("call").get<int>(), v.at("message").get<std::string>()};

@@ -41,9 +41,11 @@ struct CaseRequest {
   bool guard_nan = true;         // memory after each input holds NaN (else zeros): reads past the end show
   bool zero_outputs = false;     // outputs start at zero (else poisoned with 0xFF bytes = NaN)
   bool diagnostic = false;       // one call, no warm-up or timing (used to explain a failure)
+  bool hot = false;              // after the cold samples, time calls without the cache flush too
+  bool performance = false;      // a ranked case: always at least one timed call
 };
 
-enum class CallKind { kCheck, kWarmup, kTimed };
+enum class CallKind { kCheck, kWarmup, kTimed, kHot };  // kHot: timed without the L2 flush
 std::string_view CallKindName(CallKind k);
 
 struct CallRecord {
@@ -51,6 +53,8 @@ struct CallRecord {
   int variant = 0;
   double event_ms = 0;  // device time between events around solve()
   double wall_ms = 0;   // host time from before the start event to after a device-wide sync
+  double clock_mhz = 0; // average SM clock around the call (0: unknown)
+  bool throttled = false;  // the clock was under the throttle threshold: not a sample
 };
 
 // Something the submission did to memory it does not own (or must not change).
@@ -66,6 +70,7 @@ struct CaseReport {
   std::vector<int> output_calls;  // the calls whose outputs are in the blob, in order
   size_t output_bytes_per_call = 0;
   double overhead_event_ms = 0, overhead_wall_ms = 0;  // an empty event window, for calibration
+  double setup_ms = 0;  // allocating, generating and uploading the inputs (the judge's own time)
   std::optional<Violation> violation;
 };
 

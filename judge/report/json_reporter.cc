@@ -25,7 +25,8 @@ Json StatsToJson(const SampleStats& s) {
 Json CaseToJson(const CaseResult& c, const RunReport& r) {
   Json j = {{"name", c.name}, {"kind", std::string(CaseKindName(c.kind))}, {"scalars", c.scalars},
             {"verdict", std::string(VerdictShort(c.verdict))}, {"verdict_code", int(c.verdict)},
-            {"detail", c.detail}, {"min_bytes", c.min_bytes}, {"seconds", c.seconds}};
+            {"detail", c.detail}, {"min_bytes", c.min_bytes}, {"seconds", c.seconds},
+            {"prepare_seconds", c.prepare_seconds}, {"setup_seconds", c.setup_seconds}};
   if (c.check) j["check"] = CheckToJson(*c.check);
   if (c.timed_check) j["timed_check"] = CheckToJson(*c.timed_check);
   if (c.event.count) {
@@ -34,7 +35,10 @@ Json CaseToJson(const CaseResult& c, const RunReport& r) {
                    {"pct_of_ceiling", r.ceiling_gbps > 0 ? Json(100 * c.gbps / r.ceiling_gbps) : Json(nullptr)},
                    {"pct_of_peak", r.device && r.device->peak_bandwidth_gbps > 0 ? Json(100 * c.gbps / r.device->peak_bandwidth_gbps) : Json(nullptr)},
                    {"audit", {{"unseen_ms", c.audit.unseen_ms}, {"escaped", c.audit.escaped},
-                              {"overhead_wall_ms", c.audit.overhead_wall_ms}, {"median_ms", c.audit.honest_median_ms}}}};
+                              {"overhead_wall_ms", c.audit.overhead_wall_ms}, {"median_ms", c.audit.honest_median_ms}}},
+                   {"l2_flush", r.flush_mode}, {"sm_clock_mhz", c.sm_clock_mhz},
+                   {"throttled_discarded", c.throttled_discarded}};
+    if (c.hot.count) j["timing"]["hot"] = StatsToJson(c.hot);  // labelled: the L2 was not flushed
   }
   j["input_variants"] = c.input_variants;
   j["calls_checked"] = c.calls_checked;
@@ -74,6 +78,11 @@ Json ReportToJson(const RunReport& r) {
     sanitizers.push_back({{"tool", s.tool}, {"ran", s.ran}, {"errors", s.errors}, {"warnings", s.warnings},
                           {"summary", s.summary}, {"findings", s.findings}, {"seconds", s.seconds}, {"cases", s.cases}});
   j["sanitizers"] = sanitizers;
+  double prepare = 0, setup = 0, in_cases = 0;
+  for (const auto& c : r.cases) { prepare += c.prepare_seconds; setup += c.setup_seconds; in_cases += c.seconds; }
+  j["judge_time"] = {{"total_seconds", r.seconds}, {"build_seconds", b.seconds}, {"cases_seconds", in_cases},
+                     {"prepare_seconds", prepare}, {"worker_setup_seconds", setup},
+                     {"other_seconds", r.seconds - in_cases - b.seconds}};
   j["bandwidth"] = {{"ceiling_gbps", r.ceiling_gbps}, {"ceiling_source", r.ceiling_source},
                     {"peak_gbps", r.device ? r.device->peak_bandwidth_gbps : 0.0}};
   j["device"] = r.device ? DeviceInfoToJson(*r.device) : Json(nullptr);

@@ -31,6 +31,9 @@ struct CaseResult {
   SampleStats event;                      // device time per timed call, ms
   SampleStats wall;                       // host wall time per timed call incl. sync, ms
   TimingAudit audit;                      // events vs wall clock
+  SampleStats hot;                        // --hot: device time without the L2 flush (cache warm), ms
+  double sm_clock_mhz = 0;                // median SM clock over the timed calls (0: unknown)
+  int throttled_discarded = 0;            // timed calls dropped because the SM clock was throttled
   int warmup_calls = 0;
   int input_variants = 1;                 // differently seeded inputs rotated across calls
   int calls_checked = 0;                  // outputs checked against the reference
@@ -39,6 +42,8 @@ struct CaseResult {
   int64_t min_bytes = 0;                  // bytes the problem must move
   double gbps = 0;                        // min_bytes / honest median time
   double seconds = 0;                     // wall time the judge spent on the case
+  double prepare_seconds = 0;             // of which: generating inputs and expected outputs (judge)
+  double setup_seconds = 0;               // of which: the worker's allocation, generation, upload
   std::string worker_stdout, worker_stderr;
   bool output_truncated = false;
 };
@@ -82,6 +87,7 @@ struct RunReport {
   std::optional<DeviceInfo> device;
   double ceiling_gbps = 0;     // measured read ceiling of this GPU (0: not measured)
   std::string ceiling_source;  // "measured" | "cached" | why it is missing
+  std::string flush_mode = "read";  // how the L2 was evicted before cold calls: "read" | "write"
   BuildInfo build;
   std::vector<CaseResult> cases;
   Verdict verdict = Verdict::kNotRun;

@@ -102,6 +102,25 @@ void WriteFlags(const RunReport& r, std::ostream& out) {
         << "calls (float atomics finish in a different order each time); not a failure.\n";
 }
 
+// The measurement behind each performance case's figure, for a reader who wants to trust it.
+void WriteMeasurement(const RunReport& r, std::ostream& out) {
+  bool any = false;
+  for (const auto& c : r.cases) {
+    if (c.kind != CaseKind::kPerformance || !c.event.count) continue;
+    if (!any) out << "\nmeasurement (performance cases; cold = L2 evicted by a " << r.flush_mode << " flush before every call):\n";
+    any = true;
+    char line[256];
+    std::snprintf(line, sizeof line, "  %s: cold median %s, IQR %s..%s, min %s, %d samples, noise %.2f%%", c.name.c_str(),
+                  FormatMs(c.event.median).c_str(), FormatMs(c.event.q1).c_str(), FormatMs(c.event.q3).c_str(),
+                  FormatMs(c.event.min).c_str(), c.event.count, 100 * c.event.noise);
+    out << line;
+    if (c.sm_clock_mhz > 0) out << ", SM clock " << int(c.sm_clock_mhz) << " MHz";
+    if (c.throttled_discarded) out << ", " << c.throttled_discarded << " throttled sample(s) discarded";
+    if (c.hot.count) out << "; hot (L2 not flushed) median " << FormatMs(c.hot.median) << " over " << c.hot.count << " samples";
+    out << "\n";
+  }
+}
+
 void WriteDetails(const RunReport& r, std::ostream& out) {
   bool any = false;
   for (const auto& c : r.cases) {
@@ -156,6 +175,7 @@ void TextReporter::Write(const RunReport& r, std::ostream& out) const {
     out << "compile error:\n" << (r.build.log.empty() ? "(no compiler output)\n" : r.build.log) << "\n";
   } else {
     WriteTable(r, out, color_);
+    WriteMeasurement(r, out);
     WriteDetails(r, out);
     WriteFlags(r, out);
     WriteSanitizers(r, out);

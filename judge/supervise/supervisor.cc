@@ -66,6 +66,7 @@ CaseRequest BuildCaseRequest(const Problem& problem, const PreparedCase& c) {
   r.name = c.spec.name;
   r.timing = c.spec.IsPerformance() ? problem.performance_timing : problem.functional_timing;
   r.zero_outputs = problem.zero_init_outputs;
+  r.performance = c.spec.IsPerformance();
   for (const Param& p : problem.params) {
     ParamArg arg;
     arg.is_buffer = p.is_buffer;
@@ -179,7 +180,8 @@ std::vector<std::string> Supervisor::WorkerEnvironment() const {
   std::vector<std::string> env = {"HOME=" + scratch_, "TMPDIR=" + scratch_, "CUDA_CACHE_PATH=" + scratch_ + "/.nv",
                                   "LC_ALL=C"};
   for (const char* key : {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_MODULE_LOADING",
-                          "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "CUDA_DEVICE_ORDER"})
+                          "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "CUDA_DEVICE_ORDER",
+                          "JUDGE_HOST_CLOCK_MHZ"})
     if (const char* v = std::getenv(key)) env.push_back(std::string(key) + "=" + v);
   return env;
 }
@@ -209,7 +211,8 @@ std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
     for (std::string layer; std::getline(ss, layer, ',');) policy.skip.push_back(layer);
   }
   Frame reply;
-  if (auto f = Converse({{"type", "init"}, {"device", config_.device_kind}, {"sandbox", SandboxPolicyToJson(policy)}},
+  if (auto f = Converse({{"type", "init"}, {"device", config_.device_kind}, {"flush", config_.flush},
+                         {"sandbox", SandboxPolicyToJson(policy)}},
                         "device", &reply, kInitSeconds * config_.time_scale)) {
     Discard();
     return f;
@@ -254,10 +257,10 @@ Expected<DeviceInfo> Supervisor::ProbeDevice() {
   return DeviceInfoFromJson(reply->header);
 }
 
-Expected<double> Supervisor::MeasureCeiling() {
+Expected<ReadCeiling> Supervisor::MeasureCeiling() {
   auto reply = AskTrustedWorker({{"type", "ceiling"}}, "ceiling");
   if (!reply) return MakeError(ErrorCode::kInternal, reply.error().message);
-  return reply->header.value("gbps", 0.0);
+  return ReadCeiling{reply->header.value("gbps", 0.0), reply->header.value("shape", "")};
 }
 
 Supervisor::Outcome Supervisor::Request(const PreparedCase& c, const CaseRequest& request) {
@@ -324,6 +327,7 @@ CaseResult Supervisor::RunCase(const PreparedCase& c) {
   bool fresh = !worker_;
   CaseRequest request = BuildCaseRequest(problem_, c);
   request.diagnostic = config_.single_call;
+  request.hot = config_.hot && c.spec.IsPerformance();
   Outcome outcome = Request(c, request);
   if (outcome.failure) {
     result.verdict = outcome.failure->verdict;
@@ -415,13 +419,31 @@ std::optional<CheckResult> Supervisor::Rerun(const PreparedCase& c, const CaseRe
 }
 
 void Supervisor::MeasureTiming(const CaseReport& rep, CaseResult& result) const {
-  std::vector<double> event, wall;
+  result.setup_seconds = rep.setup_ms / 1e3;
+  bool any_steady = false;
+  for (const CallRecord& call : rep.calls) any_steady |= call.kind == CallKind::kTimed && !call.throttled;
+  std::vector<double> event, wall, hot, clocks;
+  bool any_timed = false;
+  for (const CallRecord& call : rep.calls) any_timed |= call.kind == CallKind::kTimed;
   for (const CallRecord& call : rep.calls) {
     if (call.kind == CallKind::kWarmup) ++result.warmup_calls;
+    // A case whose first call outlasted its budget has that call (flushed and timed) as its figure.
+    if (!any_timed && call.kind == CallKind::kCheck && !config_.single_call) {
+      event.push_back(call.event_ms);
+      wall.push_back(call.wall_ms);
+    }
+    if (call.kind == CallKind::kHot) hot.push_back(call.event_ms);
     if (call.kind != CallKind::kTimed) continue;
+    if (call.throttled && any_steady) { ++result.throttled_discarded; continue; }
     event.push_back(call.event_ms);
     wall.push_back(call.wall_ms);
+    if (call.clock_mhz > 0) clocks.push_back(call.clock_mhz);
   }
+  result.hot = Summarize(hot);
+  result.sm_clock_mhz = Summarize(clocks).median;
+  if (!event.empty() && !any_steady)
+    result.flags.push_back("the GPU was throttled through every timed call (SM clock " + std::to_string(int(result.sm_clock_mhz)) +
+                           " MHz, under 75% of its peak): the timing is not representative");
   result.event = Summarize(event);
   result.wall = Summarize(wall);
   if (event.empty()) return;
@@ -432,9 +454,9 @@ void Supervisor::MeasureTiming(const CaseReport& rep, CaseResult& result) const 
                            " ms more (another stream, or work left running after solve() returned); timed by the wall clock instead");
   double ms = result.audit.honest_median_ms;
   if (ms > 0) result.gbps = double(result.min_bytes) / (ms * 1e-3) / 1e9;
-  if (config_.peak_bandwidth_gbps > 0 && result.gbps > config_.peak_bandwidth_gbps * 1.02 && result.min_bytes > (64 << 20))
-    result.flags.push_back("implausible: " + std::to_string(int(result.gbps)) + " GB/s is above the memory's peak of " +
-                           std::to_string(int(config_.peak_bandwidth_gbps)) + " GB/s");
+  if (config_.plausible_gbps > 0 && result.gbps > config_.plausible_gbps && result.min_bytes > (64 << 20))
+    result.flags.push_back("implausible: " + std::to_string(int(result.gbps)) + " GB/s is above what this GPU's memory can deliver (" +
+                           std::to_string(int(config_.plausible_gbps)) + " GB/s, " + config_.plausible_basis + ")");
 }
 
 }  // namespace judge

@@ -24,12 +24,15 @@ struct SupervisorConfig {
   std::string library_path;     // the built submission
   size_t output_cap_bytes = 64 * 1024;
   const std::atomic<bool>* interrupted = nullptr;  // set by SIGINT/SIGTERM
-  double peak_bandwidth_gbps = 0;  // a result above this is implausible (0: unknown)
+  double plausible_gbps = 0;       // a result above this is implausible (0: unknown)
+  std::string plausible_basis;     // where that bound comes from, for the flag's text
   bool sandbox = true;
   std::vector<std::string> wrapper;  // runs the worker under this (compute-sanitizer ...)
   bool single_call = false;          // one call per case, no timing (sanitizer runs)
   double finish_grace_seconds = 2;   // how long a finished worker may take to exit
   double time_scale = 1;             // multiplies the per-call and setup limits
+  bool hot = false;                  // performance cases also get hot (no flush) samples
+  std::string flush = "read";        // how the L2 is evicted before cold calls: read | write
 };
 
 class Supervisor {
@@ -39,7 +42,7 @@ class Supervisor {
   // Starts a worker and asks it to open the device: the no-GPU check, done before compiling.
   Expected<DeviceInfo> ProbeDevice();
   // A throw-away worker measures the device's read ceiling (GB/s); no submission code is involved.
-  Expected<double> MeasureCeiling();
+  Expected<ReadCeiling> MeasureCeiling();
   CaseResult RunCase(const PreparedCase& c);
   // What the sandbox achieved in the last worker that loaded the submission.
   const SandboxReport& protections() const { return protections_; }

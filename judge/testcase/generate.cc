@@ -5,48 +5,49 @@
 #include <cmath>
 #include <thread>
 
+#include "judge/testcase/counter_rng.h"
+
 namespace judge {
 namespace {
 
-inline uint64_t SplitMix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+using rng::AddMul;
+using rng::StreamKey;
+using rng::Unit;
 
-// Uniform in [0, 1) with 53 random bits.
-inline double Unit(uint64_t seed, uint64_t i, uint64_t stream) {
-  return double(SplitMix64(SplitMix64(seed ^ (stream * 0xd1b54a32d192ed03ULL)) + i) >> 11) * 0x1.0p-53;
-}
-
-double Sample(const GeneratorSpec& g, int64_t i) {
-  if (i < int64_t(g.head.size())) return g.head[size_t(i)];
-  const auto u = uint64_t(i);
-  if (g.dist == "uniform") return g.low + (g.high - g.low) * Unit(g.seed, u, 0);
-  if (g.dist == "uniform_int") return std::floor(g.low + (g.high - g.low + 1) * Unit(g.seed, u, 0));
-  if (g.dist == "constant") return g.value;
-  if (g.dist == "arange") return g.start + g.step * double(i);
-  // normal, Box-Muller on two independent streams
-  double u1 = std::max(Unit(g.seed, u, 1), 0x1.0p-60), u2 = Unit(g.seed, u, 2);
-  return g.mean + g.stddev * std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2);
-}
-
-template <typename T>
-void Fill(const GeneratorSpec& g, T* out, int64_t begin, int64_t end) {
-  for (int64_t i = begin; i < end; ++i) out[i] = static_cast<T>(Sample(g, i));
-}
-
-template <typename T>
-void FillParallel(const GeneratorSpec& g, T* out, int64_t count) {
+// Runs fill(begin, end) over [0, count) on up to 16 threads (one below 1M elements).
+template <typename F>
+void ParallelChunks(int64_t count, F fill) {
   unsigned threads = count < (1 << 20) ? 1u : std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
   std::vector<std::thread> pool;
   int64_t chunk = (count + threads - 1) / threads;
-  for (unsigned t = 0; t < threads; ++t) {
+  for (unsigned t = 1; t < threads; ++t) {
     int64_t b = std::min<int64_t>(count, t * chunk), e = std::min<int64_t>(count, b + chunk);
-    if (b < e) pool.emplace_back([&g, out, b, e] { Fill(g, out, b, e); });
+    if (b < e) pool.emplace_back([&fill, b, e] { fill(b, e); });
   }
+  fill(0, std::min<int64_t>(count, chunk));
   for (auto& th : pool) th.join();
+}
+
+// The distribution is resolved once, so the per-element loop is only the hash and the arithmetic.
+template <typename T>
+void FillParallel(const GeneratorSpec& g, T* out, int64_t count) {
+  auto run = [&](auto value) {
+    ParallelChunks(count, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) out[i] = static_cast<T>(value(uint64_t(i)));
+    });
+  };
+  const uint64_t k0 = StreamKey(g.seed, 0), k1 = StreamKey(g.seed, 1), k2 = StreamKey(g.seed, 2);
+  const double low = g.low, span = g.high - g.low, span_int = g.high - g.low + 1;
+  if (g.dist == "uniform") run([&](uint64_t i) { return AddMul(low, span, Unit(k0, i)); });
+  else if (g.dist == "uniform_int") run([&](uint64_t i) { return std::floor(AddMul(low, span_int, Unit(k0, i))); });
+  else if (g.dist == "constant") run([&](uint64_t) { return g.value; });
+  else if (g.dist == "arange") run([&](uint64_t i) { return AddMul(g.start, g.step, double(i)); });
+  else  // normal, Box-Muller on two independent streams
+    run([&](uint64_t i) {
+      double u1 = std::max(Unit(k1, i), 0x1.0p-60), u2 = Unit(k2, i);
+      return g.mean + g.stddev * std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    });
+  for (size_t i = 0; i < g.head.size() && int64_t(i) < count; ++i) out[i] = static_cast<T>(g.head[i]);
 }
 
 template <typename T>
@@ -55,6 +56,28 @@ void FillLiteral(const std::vector<double>& values, T* out) {
 }
 
 }  // namespace
+
+std::optional<CounterFill> CounterFillFor(const GeneratorSpec& g, DType dtype) {
+  CounterFill f;
+  f.is_float = dtype == DType::kFloat32;
+  f.key = StreamKey(g.seed, 0);
+  if (g.dist == "uniform") { f.kind = CounterFill::kUniform; f.a = g.low; f.b = g.high - g.low; }
+  else if (g.dist == "uniform_int") { f.kind = CounterFill::kUniformInt; f.a = g.low; f.b = g.high - g.low + 1; }
+  else if (g.dist == "constant") { f.kind = CounterFill::kConstant; f.a = g.value; }
+  else if (g.dist == "arange") { f.kind = CounterFill::kArange; f.a = g.start; f.b = g.step; }
+  else return std::nullopt;  // normal: log and cos round differently on the device
+  return f;
+}
+
+HostBytes MaterializeHead(const GeneratorSpec& g, DType dtype, int64_t count) {
+  int64_t n = std::min<int64_t>(count, int64_t(g.head.size()));
+  HostBytes bytes(size_t(n) * DTypeSize(dtype));
+  for (int64_t i = 0; i < n; ++i) {
+    if (dtype == DType::kFloat32) reinterpret_cast<float*>(bytes.data())[i] = static_cast<float>(g.head[size_t(i)]);
+    else reinterpret_cast<int32_t*>(bytes.data())[i] = static_cast<int32_t>(g.head[size_t(i)]);
+  }
+  return bytes;
+}
 
 HostBytes MaterializeInput(const InputSpec& spec, DType dtype, int64_t count) {
   HostBytes bytes(size_t(count) * DTypeSize(dtype));

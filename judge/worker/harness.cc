@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <thread>
 
 #include "judge/measure/sample_stats.h"
 #include "judge/testcase/generate.h"
@@ -17,6 +18,14 @@ constexpr size_t kGuardBefore = 4096, kInputGuardAfter = 64 * 1024, kCanary = 40
 constexpr uint8_t kNanByte = 0xFF;     // 0xFFFFFFFF is a NaN as float32 and -1 as int32
 constexpr uint8_t kCanaryByte = 0xA5;
 constexpr size_t kMaxOutputBytesKeptPerCall = 64 * 1024;  // beyond: first and last calls only
+// nvbench's throttle rule: a sample whose SM clock fell under 75% of the peak is discarded, and
+// the GPU gets a moment to recover; after this many discards the samples are kept (and flagged).
+constexpr double kThrottleFraction = 0.75;
+constexpr int kMaxDiscarded = 20;
+constexpr auto kThrottleRecovery = std::chrono::milliseconds(50);
+// A hot call has no flush to hide the host's launch latency behind: the stream is held this long
+// instead, so solve() has queued its work before the start event fires.
+constexpr double kHotHoldMicroseconds = 20;
 
 Status ExpectFilled(Device& device, const uint8_t* device_ptr, size_t bytes, uint8_t value, bool* intact) {
   std::string host(bytes, '\0');
@@ -41,6 +50,23 @@ Expected<GuardedBuffer> CaseHarness::Allocate(size_t bytes, size_t before, size_
   return g;
 }
 
+// Generated inputs are written by the device itself when it can (no host pass, no transfer of
+// hundreds of MB); anything else is made on the host and copied.
+Status CaseHarness::Upload(const InputSpec& spec, DType dtype, int64_t count, void* dst) {
+  auto fill = spec.generate ? CounterFillFor(*spec.generate, dtype) : std::nullopt;
+  if (fill) {
+    auto generated = device_.Generate(*fill, dst, count);
+    if (!generated) return generated.error();
+    if (*generated) {
+      HostBytes head = MaterializeHead(*spec.generate, dtype, count);
+      if (!head.empty()) JUDGE_TRY(device_.CopyToDevice(dst, head.data(), head.size()));
+      return Status::Ok();
+    }
+  }
+  HostBytes host = MaterializeInput(spec, dtype, count);
+  return device_.CopyToDevice(dst, host.data(), host.size());
+}
+
 Status CaseHarness::Setup(const CaseRequest& request) {
   inputs_.clear();
   outputs_.clear();
@@ -58,8 +84,7 @@ Status CaseHarness::Setup(const CaseRequest& request) {
     for (const InputSpec& spec : p.buffer.variants) {
       auto g = Allocate(bytes, kGuardBefore, kInputGuardAfter, request.guard_nan ? kNanByte : 0);
       if (!g) return g.error();
-      HostBytes host = MaterializeInput(spec, p.buffer.dtype, p.buffer.count);
-      JUDGE_TRY(device_.CopyToDevice(g->data, host.data(), bytes));
+      JUDGE_TRY(Upload(spec, p.buffer.dtype, p.buffer.count, g->data));
       auto sum = device_.Checksum(g->data, bytes);
       if (!sum) return sum.error();
       g->checksum = *sum;
@@ -72,6 +97,11 @@ Status CaseHarness::Setup(const CaseRequest& request) {
   auto timer = device_.CreateTimer();
   if (!timer) return timer.error();
   timer_ = std::move(*timer);
+  if (!request.diagnostic) {
+    auto info = device_.Info();
+    if (!info) return info.error();
+    peak_clock_mhz_ = info->sm_clock_mhz;
+  }
   return device_.Synchronize();
 }
 
@@ -164,19 +194,30 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
   // The flush is left running: the start event fires when it ends, by which time solve() has
   // queued its work, so host launch latency stays out of the event window (nvbench's blocking-
   // kernel idea, without its deadlock when solve() synchronizes). The wall clock includes the
-  // flush; Calibrate() measures it the same way.
-  if (!request_->diagnostic) JUDGE_TRY(device_.FlushCache());
+  // flush; Calibrate() measures it the same way. Clock stamps bracket flush and call.
+  const bool timed = !request_->diagnostic;
+  if (timed) JUDGE_TRY(device_.MarkClock(0));
+  if (timed && kind == CallKind::kHot) JUDGE_TRY(device_.HoldStream(kHotHoldMicroseconds));
+  else if (timed) JUDGE_TRY(device_.FlushCache());
   auto start = Clock::now();
   JUDGE_TRY(timer_->Start());
   JUDGE_TRY(library_.Call(args));
   JUDGE_TRY(timer_->Stop());
+  if (timed) JUDGE_TRY(device_.MarkClock(1));
   JUDGE_TRY(device_.Synchronize());
   double wall_ms = SecondsSince(start) * 1e3;
   std::fflush(nullptr);  // the submission's printf output reaches the judge with its case
+  double clock_mhz = 0;
+  if (timed) {
+    auto mhz = device_.MarkedClockMhz();
+    if (!mhz) return mhz.error();
+    clock_mhz = *mhz;
+  }
   auto event_ms = timer_->ElapsedMs();
   if (!event_ms) return event_ms.error();
   int index = int(report->calls.size());
-  report->calls.push_back(CallRecord{kind, variant, *event_ms, wall_ms});
+  bool throttled = clock_mhz > 0 && peak_clock_mhz_ > 0 && clock_mhz < kThrottleFraction * peak_clock_mhz_;
+  report->calls.push_back(CallRecord{kind, variant, *event_ms, wall_ms, clock_mhz, throttled});
   JUDGE_TRY(CheckMemory(variant, index, &report->violation));
   if (KeepOutputs(index)) {
     report->output_calls.push_back(index);
@@ -186,33 +227,59 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
   return Status::Ok();
 }
 
+// Timed calls until the stop rule is met; throttled samples are discarded (up to kMaxDiscarded).
+Status CaseHarness::Sample(CallKind kind, int* next, CaseOutput* out) {
+  const TimingPolicy& policy = request_->timing;
+  std::vector<double> samples;
+  double spent = 0;
+  int discarded = 0;
+  while (!ShouldStopSampling(policy, samples, spent)) {
+    JUDGE_TRY(Call(kind, (*next)++ % variants_, &out->report, &out->outputs));
+    if (out->report.violation) return Status::Ok();
+    const CallRecord& call = out->report.calls.back();
+    spent += call.wall_ms / 1e3;
+    if (call.throttled && discarded < kMaxDiscarded) {
+      ++discarded;
+      std::this_thread::sleep_for(kThrottleRecovery);
+      continue;
+    }
+    samples.push_back(call.event_ms);
+  }
+  return Status::Ok();
+}
+
 std::variant<CaseOutput, CaseFault> CaseHarness::Run(const CaseRequest& request) {
   request_ = &request;
+  auto setup_start = Clock::now();
   if (auto st = Setup(request); !st) return CaseFault{FaultPhase::kSetup, st.error().message};
   CaseOutput out;
+  out.report.setup_ms = SecondsSince(setup_start) * 1e3;
   for (const auto& o : outputs_) out.report.output_bytes_per_call += o.bytes;
   if (auto st = Calibrate(&out.report); !st) return CaseFault{FaultPhase::kSetup, st.error().message};
   const TimingPolicy& policy = request.timing;
-  planned_calls_ = request.diagnostic ? 1 : 1 + policy.warmup_calls + policy.max_samples;
+  planned_calls_ = request.diagnostic ? 1 : 1 + policy.warmup_calls + policy.max_samples * (request.hot ? 2 : 1);
   progress_("ready", 0);
   auto fail = [](const Status& st) { return CaseFault{FaultPhase::kSolve, st.error().message}; };
   if (auto st = Call(CallKind::kCheck, 0, &out.report, &out.outputs); !st) return fail(st);
   if (request.diagnostic || out.report.violation) return out;
   int next = 1;  // variant rotation: consecutive calls never see the same input when there are several
+  // A call that alone outlasts the case's timing budget is its own warm-up (clocks ramp up in
+  // milliseconds); a functional case then keeps it as its only figure, a performance case takes
+  // one timed call. This keeps a 3-second serial kernel from costing 15 s per large case.
+  const bool slow = out.report.calls.back().wall_ms / 1e3 >= policy.budget_seconds;
+  if (slow && !request.performance) return out;
   auto start = Clock::now();
-  for (int i = 0; i < policy.warmup_calls && SecondsSince(start) < policy.budget_seconds; ++i) {
+  for (int i = 0; !slow && i < policy.warmup_calls && SecondsSince(start) < policy.budget_seconds; ++i) {
     if (auto st = Call(CallKind::kWarmup, next++ % variants_, &out.report, &out.outputs); !st) return fail(st);
     if (out.report.violation) return out;
   }
-  std::vector<double> samples;
-  double spent = 0;
-  while (!ShouldStopSampling(policy, samples, spent)) {
-    if (auto st = Call(CallKind::kTimed, next++ % variants_, &out.report, &out.outputs); !st) return fail(st);
+  if (auto st = Sample(CallKind::kTimed, &next, &out); !st) return fail(st);
+  if (out.report.violation) return out;
+  if (request.hot) {
+    if (auto st = Sample(CallKind::kHot, &next, &out); !st) return fail(st);
     if (out.report.violation) return out;
-    samples.push_back(out.report.calls.back().event_ms);
-    spent += out.report.calls.back().wall_ms / 1e3;
   }
-  // The last timed call's output is always kept, even for large outputs.
+  // The last call's output is always kept, even for large outputs.
   int last = int(out.report.calls.size()) - 1;
   if (out.report.output_calls.empty() || out.report.output_calls.back() != last) {
     out.report.output_calls.push_back(last);

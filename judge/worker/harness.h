@@ -53,11 +53,13 @@ class CaseHarness {
 
  private:
   Status Setup(const CaseRequest& request);
+  Status Upload(const InputSpec& spec, DType dtype, int64_t count, void* dst);
   Expected<GuardedBuffer> Allocate(size_t bytes, size_t before, size_t after, uint8_t guard_byte);
   Status Calibrate(CaseReport* report);
   // One call of solve() on `variant`, with its checks; sets *violation when memory was abused.
   Status Call(CallKind kind, int variant, CaseReport* report, std::string* outputs);
   Status CheckMemory(int variant, int call, std::optional<Violation>* violation);
+  Status Sample(CallKind kind, int* next, CaseOutput* out);
   Status CopyOutputs(std::string* out);
   bool KeepOutputs(int call) const;
 
@@ -70,6 +72,7 @@ class CaseHarness {
   std::vector<GuardedBuffer> outputs_;
   int variants_ = 1;
   int planned_calls_ = 0;
+  double peak_clock_mhz_ = 0;  // 0: the device cannot tell, nothing is judged throttled
 };
 
 }  // namespace judge

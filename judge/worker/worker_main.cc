@@ -26,7 +26,9 @@ class Worker {
     if (type == "init") {
       policy_ = SandboxPolicyFromJson(req.header.value("sandbox", Json::object()));
       ApplyEarly(policy_, &protections_);  // before CUDA starts: namespaces, rlimits
-      return Init(req.header.value("device", "cuda"));
+      if (!Init(req.header.value("device", "cuda"))) return false;
+      device_->SetFlushMode(req.header.value("flush", "read") == "write" ? FlushMode::kWrite : FlushMode::kRead);
+      return true;
     }
     if (type == "load") return Load(req.header.value("library", ""), req.header.value("entry_point", "solve"));
     if (type == "case") return RunCase(req.header);
@@ -65,9 +67,9 @@ class Worker {
 
   bool Ceiling() {
     if (!device_) return Fault("setup", "ceiling before init");
-    auto gbps = device_->MeasureReadCeilingGbps();
-    if (!gbps) return Fault("setup", gbps.error().message);
-    Send({{"type", "ceiling"}, {"gbps", *gbps}});
+    auto ceiling = device_->MeasureReadCeiling();
+    if (!ceiling) return Fault("setup", ceiling.error().message);
+    Send({{"type", "ceiling"}, {"gbps", ceiling->gbps}, {"shape", ceiling->shape}});
     return true;
   }
 

@@ -53,10 +53,61 @@ TEST(HostE2E, CorrectSubmissionIsAcceptedWithTimings) {
   }
   const Json* perf = r.Case("perf_small");
   ASSERT_NE(perf, nullptr);
-  EXPECT_GE((*perf)["timing"]["device"]["samples"].get<int>(), 10);  // performance policy: min 10
+  EXPECT_GE((*perf)["timing"]["device"]["samples"].get<int>(), 10);  // the performance policy's minimum
+  EXPECT_FALSE((*perf)["timing"].contains("hot"));  // only with --hot
+  EXPECT_EQ((*perf)["timing"]["l2_flush"], "read");
   EXPECT_GT((*perf)["timing"]["gbps"].get<double>(), 0);
   EXPECT_GT(r.report["bandwidth"]["ceiling_gbps"].get<double>(), 0);  // measured (or cached) for this device
   EXPECT_GT((*perf)["timing"]["pct_of_ceiling"].get<double>(), 0);
+}
+
+// The host double reports the SM clock that $JUDGE_HOST_CLOCK_MHZ dictates ("PEAK:READINGS...").
+class SimulatedClock {
+ public:
+  explicit SimulatedClock(const char* spec) { ::setenv("JUDGE_HOST_CLOCK_MHZ", spec, 1); }
+  ~SimulatedClock() { ::unsetenv("JUDGE_HOST_CLOCK_MHZ"); }
+};
+
+TEST(HostE2E, ThrottledSamplesAreDiscardedAndCounted) {
+  SimulatedClock clock("2000:2000,2000,900");  // every third call ran under 75% of the peak
+  JudgeRun r = RunHost("host_submissions/good_sum.cc", {"--cases", "perf_small"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const Json* perf = r.Case("perf_small");
+  ASSERT_NE(perf, nullptr);
+  EXPECT_GT((*perf)["timing"]["throttled_discarded"].get<int>(), 0);
+  EXPECT_DOUBLE_EQ((*perf)["timing"]["sm_clock_mhz"].get<double>(), 2000);  // only steady samples count
+  EXPECT_TRUE((*perf)["flags"].empty()) << (*perf)["flags"].dump();
+}
+
+TEST(HostE2E, AGpuThrottledThroughoutIsFlagged) {
+  SimulatedClock clock("2000:900");
+  JudgeRun r = RunHost("host_submissions/good_sum.cc", {"--cases", "perf_small"});
+  const Json* perf = r.Case("perf_small");
+  ASSERT_NE(perf, nullptr) << r.output;
+  ASSERT_EQ((*perf)["flags"].size(), 1u);
+  EXPECT_NE((*perf)["flags"][0].get<std::string>().find("throttled through every timed call"), std::string::npos);
+  EXPECT_FALSE((*perf)["ranked"].get<bool>());
+}
+
+TEST(HostE2E, HotFigureIsReportedSeparatelyForPerformanceCases) {
+  JudgeRun r = RunHost("host_submissions/good_sum.cc", {"--cases", "perf_small,small_int", "--hot", "--flush", "write"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const Json* perf = r.Case("perf_small");
+  ASSERT_NE(perf, nullptr);
+  EXPECT_GE((*perf)["timing"]["hot"]["samples"].get<int>(), 1);
+  EXPECT_EQ((*perf)["timing"]["l2_flush"], "write");
+  EXPECT_FALSE((*r.Case("small_int"))["timing"].contains("hot"));
+  EXPECT_NE(r.output.find("hot (L2 not flushed) median"), std::string::npos) << r.output;
+}
+
+TEST(HostE2E, AFirstCallLongerThanTheBudgetIsTheCasesOnlyCall) {
+  JudgeRun r = RunHost("host_submissions/sleepy_sum.cc", {"--cases", "small_int"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const Json* c = r.Case("small_int");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ((*c)["timing"]["device"]["samples"].get<int>(), 1);
+  EXPECT_EQ((*c)["timing"]["warmup_calls"].get<int>(), 0);
+  EXPECT_GE((*c)["timing"]["device"]["median_ms"].get<double>(), 290);
 }
 
 TEST(HostE2E, FloatAccumulationIsWrongOnLargeInputs) {

@@ -2,7 +2,10 @@
 // Needs an NVIDIA GPU (label "gpu"); skipped, with the reason, where there is none.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "judge/device/device.h"
+#include "judge/testcase/generate.h"
 #include "tests/judge_cli.h"
 
 namespace judge::testing {
@@ -41,6 +44,43 @@ TEST_F(GpuTest, WarpUnrollIsAcceptedOnEveryCase) {
   EXPECT_GT((*perf)["timing"]["gbps"].get<double>(), 100);
   EXPECT_EQ(r.report["device"]["kind"], "cuda");
   EXPECT_FALSE(r.report["device"]["name"].get<std::string>().empty());
+  // The clock probes work: the SM clock around the timed calls is a real clock, near its peak.
+  double peak = r.report["device"]["sm_clock_mhz"].get<double>();
+  EXPECT_GT(peak, 500);
+  EXPECT_GT((*perf)["timing"]["sm_clock_mhz"].get<double>(), 0.5 * peak);
+  EXPECT_LT((*perf)["timing"]["sm_clock_mhz"].get<double>(), 1.1 * peak);
+  // The measured ceiling is below the attribute peak and not absurdly far from it.
+  double ceiling = r.report["bandwidth"]["ceiling_gbps"].get<double>();
+  EXPECT_GT(ceiling, 0.5 * r.report["bandwidth"]["peak_gbps"].get<double>());
+  EXPECT_LT(ceiling, 1.02 * r.report["bandwidth"]["peak_gbps"].get<double>());
+}
+
+// The worker generates inputs on the GPU; the judge computes its expectations from the host
+// generator. The two must agree to the bit, or every expected value would be for other data.
+TEST_F(GpuTest, GpuGeneratedInputsEqualTheHostGeneratorsBytes) {
+  auto device = MakeCudaDevice();
+  const int64_t n = 3 << 20;
+  for (const char* dist : {"uniform", "uniform_int", "constant", "arange"}) {
+    for (DType dtype : {DType::kFloat32, DType::kInt32}) {
+      GeneratorSpec g;
+      g.dist = dist;
+      g.low = -1000;
+      g.high = 1000;
+      g.value = 0.1;
+      g.start = -7.5;
+      g.step = 0.001;
+      g.seed = 20261130;
+      auto fill = CounterFillFor(g, dtype);
+      ASSERT_TRUE(fill.has_value());
+      HostBytes expected = MaterializeInput(InputSpec{std::nullopt, g}, dtype, n);
+      auto buffer = DeviceBuffer::Allocate(*device, expected.size());
+      ASSERT_TRUE(buffer.ok());
+      ASSERT_TRUE(device->Generate(*fill, buffer->get(), n).value());
+      std::vector<uint8_t> got(expected.size());
+      ASSERT_TRUE(device->CopyToHost(got.data(), buffer->get(), got.size()).ok());
+      EXPECT_EQ(std::memcmp(got.data(), expected.data(), got.size()), 0) << dist << " " << DTypeName(dtype);
+    }
+  }
 }
 
 TEST_F(GpuTest, AtomicVersionIsWrongOnLargeCasesWithTheErrorShown) {

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Element i of a CounterFill, the same bits on the host and the device (counter_rng.h).
+#include <cmath>
+#include <cstdint>
+
+#include "judge/device/device.h"
+#include "judge/testcase/counter_rng.h"
+
+namespace judge {
+
+JUDGE_HOST_DEVICE inline double CounterValue(const CounterFill& f, uint64_t i) {
+  switch (f.kind) {
+    case CounterFill::kUniform: return rng::AddMul(f.a, f.b, rng::Unit(f.key, i));
+    case CounterFill::kUniformInt: return floor(rng::AddMul(f.a, f.b, rng::Unit(f.key, i)));
+    case CounterFill::kConstant: return f.a;
+    case CounterFill::kArange: return rng::AddMul(f.a, f.b, double(i));
+  }
+  return 0;
+}
+
+// Writes `count` elements of `fill` to device memory and waits; 0 on success, else a cudaError_t.
+int DeviceGenerate(const CounterFill& fill, void* out, int64_t count);
+
+}  // namespace judge
