@@ -87,13 +87,15 @@ std::vector<std::string> LadderFiles(const std::string& dir, const std::string& 
 
 Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std::vector<std::string>& files) {
   std::vector<LadderRung> rungs;
+  RunOptions shared = base;
   for (const auto& f : files) {
     if (base.interrupted && base.interrupted->load()) break;
-    RunOptions o = base;
+    RunOptions o = shared;
     o.submission = f;
     if (o.on_stage) o.on_stage("grading " + f);
     auto report = RunSubmission(o);
     if (!report) return report.error();
+    if (!shared.known_device) shared.known_device = DeviceFacts::From(*report);
     rungs.push_back({StemOf(f), std::move(*report)});
   }
   return rungs;

@@ -224,10 +224,16 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
   config.interrupted = o.interrupted;
   {
     Supervisor probe(*problem, config);
-    auto info = probe.ProbeDevice();
-    if (!info) return info.error();
-    report.device = *info;
-    LocateCeiling(o, probe, report);
+    if (o.known_device) {
+      report.device = o.known_device->info;
+      report.ceiling_gbps = o.known_device->ceiling_gbps;
+      report.ceiling_source = o.known_device->ceiling_source;
+    } else {
+      auto info = probe.ProbeDevice();
+      if (!info) return info.error();
+      report.device = *info;
+      LocateCeiling(o, probe, report);
+    }
   }
   if (auto st = Build(o, *problem, report); !st) {
     report.verdict = Verdict::kInternalError;

@@ -16,6 +16,16 @@
 
 namespace judge {
 
+struct DeviceFacts {
+  DeviceInfo info;
+  double ceiling_gbps = 0;
+  std::string ceiling_source;
+  static std::shared_ptr<const DeviceFacts> From(const RunReport& r) {
+    if (!r.device) return nullptr;
+    return std::make_shared<DeviceFacts>(DeviceFacts{*r.device, r.ceiling_gbps, r.ceiling_source});
+  }
+};
+
 struct RunOptions {
   std::string submission;
   std::string problem = "reduction";
@@ -35,6 +45,9 @@ struct RunOptions {
   uint64_t run_secret = 0;
   // Shared by the runs of one ladder or comparison (same cases, same secret); null for one run.
   std::shared_ptr<ExpectedMemo> memo;     // seeds the hidden input variants; never sent to the worker
+  // Known from an earlier run of the same command: the device probe (a CUDA context) and the
+  // ceiling lookup are skipped.
+  std::shared_ptr<const DeviceFacts> known_device;
   const std::atomic<bool>* interrupted = nullptr;
   std::function<void(size_t index, size_t total, const CaseResult&)> on_case_done;
   std::function<void(const std::string&)> on_stage;  // "compiling", ...

@@ -37,5 +37,14 @@ TEST(StoppingRule, HonoursMinMaxNoiseAndBudget) {
   EXPECT_FALSE(ShouldStopSampling(p, {}, 11));               // but never with no sample
 }
 
+TEST(StoppingRule, SlowCallsSettleForFiveQuietSamples) {
+  TimingPolicy p{1, 30, 500, 2.0, 0.005};
+  std::vector<double> fast(5, 1.0), slow(5, 100.0);          // ms per call
+  EXPECT_FALSE(ShouldStopSampling(p, fast, 0.005));          // 30 x 1 ms fits the budget: wait for 30
+  EXPECT_TRUE(ShouldStopSampling(p, slow, 0.5));             // 30 x 100 ms would not: 5 quiet ones do
+  EXPECT_FALSE(ShouldStopSampling(p, {100, 100, 100, 100}, 0.4));  // but not fewer than 5
+  EXPECT_FALSE(ShouldStopSampling(p, {100, 150, 80, 120, 60}, 0.5));  // nor noisy ones
+}
+
 }  // namespace
 }  // namespace judge

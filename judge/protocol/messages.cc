@@ -17,7 +17,6 @@ Json CaseRequestToJson(const CaseRequest& r) {
   const TimingPolicy& t = r.timing;
   return {{"type", "case"}, {"name", r.name}, {"params", params}, {"guard_nan", r.guard_nan},
           {"zero_outputs", r.zero_outputs}, {"diagnostic", r.diagnostic}, {"hot", r.hot},
-          {"performance", r.performance},
           {"timing", {{"warmup_calls", t.warmup_calls}, {"min_samples", t.min_samples}, {"max_samples", t.max_samples},
                       {"budget_seconds", t.budget_seconds}, {"target_noise", t.target_noise}}}};
 }
@@ -55,7 +54,6 @@ Expected<CaseRequest> CaseRequestFromJson(const Json& j) {
   r.zero_outputs = j.value("zero_outputs", false);
   r.diagnostic = j.value("diagnostic", false);
   r.hot = j.value("hot", false);
-  r.performance = j.value("performance", false);
   const Json& t = **timing;
   r.timing = TimingPolicy{t.at("warmup_calls").get<int>(), t.at("min_samples").get<int>(), t.at("max_samples").get<int>(),
                           t.at("budget_seconds").get<double>(), t.at("target_noise").get<double>()};

@@ -42,7 +42,6 @@ struct CaseRequest {
   bool zero_outputs = false;     // outputs start at zero (else poisoned with 0xFF bytes = NaN)
   bool diagnostic = false;       // one call, no warm-up or timing (used to explain a failure)
   bool hot = false;              // after the cold samples, time calls without the cache flush too
-  bool performance = false;      // a ranked case: always at least one timed call
 };
 
 enum class CallKind { kCheck, kWarmup, kTimed, kHot };  // kHot: timed without the L2 flush

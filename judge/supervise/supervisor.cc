@@ -66,7 +66,6 @@ CaseRequest BuildCaseRequest(const Problem& problem, const PreparedCase& c) {
   r.name = c.spec.name;
   r.timing = c.spec.IsPerformance() ? problem.performance_timing : problem.functional_timing;
   r.zero_outputs = problem.zero_init_outputs;
-  r.performance = c.spec.IsPerformance();
   for (const Param& p : problem.params) {
     ParamArg arg;
     arg.is_buffer = p.is_buffer;

@@ -25,7 +25,7 @@ if not rows:
     sys.exit(f"ncu N={sys.argv[2]}: no measurements (see the .err file)")
 head, body = rows[0], rows[1:]
 col, unit = head.index("Metric Value"), head.index("Metric Unit")
-scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6}
+scale = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3}
 vals = [float(r[col].replace(",", "")) * scale[r[unit]] for r in body][3:]  # the first calls warm up
 print(f"ncu N={sys.argv[2]}: {len(vals)} kernels, gpu__time_duration median {statistics.median(vals):.2f} us, "
       f"min {min(vals):.2f} us, max {max(vals):.2f} us")

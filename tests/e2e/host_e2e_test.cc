@@ -100,14 +100,20 @@ TEST(HostE2E, HotFigureIsReportedSeparatelyForPerformanceCases) {
   EXPECT_NE(r.output.find("hot (L2 not flushed) median"), std::string::npos) << r.output;
 }
 
-TEST(HostE2E, AFirstCallLongerThanTheBudgetIsTheCasesOnlyCall) {
-  JudgeRun r = RunHost("host_submissions/sleepy_sum.cc", {"--cases", "small_int"});
+TEST(HostE2E, SlowCallsSpendLittleTimeOnWarmUpAndSamples) {
+  JudgeRun r = RunHost("host_submissions/sleepy_sum.cc", {"--cases", "small_int,perf_small"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const Json* c = r.Case("small_int");
+  const Json* c = r.Case("small_int");  // 300 ms > the functional budget of 250 ms
   ASSERT_NE(c, nullptr);
   EXPECT_EQ((*c)["timing"]["device"]["samples"].get<int>(), 1);
   EXPECT_EQ((*c)["timing"]["warmup_calls"].get<int>(), 0);
   EXPECT_GE((*c)["timing"]["device"]["median_ms"].get<double>(), 290);
+  // Inside the performance budget (2 s), but 30 samples would not be: one warm-up (a tenth of the
+  // budget), then five quiet samples.
+  const Json* perf = r.Case("perf_small");
+  ASSERT_NE(perf, nullptr);
+  EXPECT_EQ((*perf)["timing"]["warmup_calls"].get<int>(), 1);
+  EXPECT_EQ((*perf)["timing"]["device"]["samples"].get<int>(), 5);
 }
 
 TEST(HostE2E, FloatAccumulationIsWrongOnLargeInputs) {
