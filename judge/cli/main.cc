@@ -14,6 +14,7 @@
 #include <cxxopts.hpp>
 #include <spdlog/spdlog.h>
 
+#include "judge/batch/batch.h"
 #include "judge/build/compile_cache.h"
 #include "judge/cli/compare.h"
 #include "judge/cli/ladder.h"
@@ -50,6 +51,8 @@ const char* kUsage =
     "  build FILE     compile a submission and check its entry point, without running it\n"
     "  compare A B    time A and B alternately on a performance case; the ratio with a 95% interval\n"
     "  ladder [DIR]   grade every sample in DIR (default submissions/) and print the story table\n"
+    "  batch IN...    grade many submissions (folders, files, globs) into a results folder, with a leaderboard\n"
+    "  merge DIR...   build the batch files (leaderboard, reports) from the results folders of shards\n"
     "  list           list the problems and their testcases\n"
     "  version        print the judge's version\n"
     "\n"
@@ -102,6 +105,18 @@ judge::Status ApplyMeasureOptions(const cxxopts::ParseResult& args, judge::RunOp
   return judge::Status::Ok();
 }
 
+std::string RootOf(const cxxopts::ParseResult& args) {
+  return args.count("root") ? args["root"].as<std::string>() : judge::LocateRoot(judge::ExecutablePath());
+}
+
+// --points FILE, else the problem's grading.json, else the built-in defaults.
+judge::Expected<judge::GradingPolicy> GradingPolicyFor(const cxxopts::ParseResult& args) {
+  if (args.count("points")) return judge::LoadGradingPolicy(args["points"].as<std::string>());
+  std::string path = RootOf(args) + "/problems/" + args["problem"].as<std::string>() + "/grading.json";
+  if (::access(path.c_str(), R_OK) == 0) return judge::LoadGradingPolicy(path);
+  return judge::GradingPolicy{};
+}
+
 std::string CacheDir(const cxxopts::ParseResult& args) {
   if (args.count("no-cache")) return "";
   return args.count("cache-dir") ? args["cache-dir"].as<std::string>() : judge::CompileCache::DefaultDir();
@@ -138,10 +153,13 @@ int CmdRun(int argc, char** argv) {
   opts.add_options()
       ("cases", "only cases whose name contains one of these (comma separated), or of these kinds; `stress` cases run only when named", cxxopts::value<std::string>())
       ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
-      ("format", "what to print on stdout: text, json, junit, gradescope, or several (text,json)", cxxopts::value<std::string>()->default_value("text"))
+      ("format", "what to print on stdout: text, json, junit, gradescope, markdown, html, or several (text,json)", cxxopts::value<std::string>()->default_value("text"))
       ("out", "also write the JSON report to this file", cxxopts::value<std::string>())
       ("junit", "also write a JUnit XML report to this file", cxxopts::value<std::string>())
       ("gradescope", "also write Gradescope's results.json to this file", cxxopts::value<std::string>())
+      ("markdown", "also write a Markdown summary to this file", cxxopts::value<std::string>())
+      ("html", "also write a self-contained HTML report to this file", cxxopts::value<std::string>())
+      ("points", "grading policy for --gradescope (default: problems/<problem>/grading.json; docs/GRADING.md)", cxxopts::value<std::string>())
       ("call-timeout", "seconds one solve() call may take (default: the problem's limit)", cxxopts::value<double>())
       ("memory-limit-mb", "host memory the worker may use (default: the problem's limit)", cxxopts::value<double>())
       ("sanitize", "also run the small cases under compute-sanitizer: memcheck,racecheck,initcheck,synccheck (or a subset)",
@@ -158,20 +176,28 @@ int CmdRun(int argc, char** argv) {
   if (file.empty()) return ExitFor(judge::MakeError(ErrorCode::kUsage, "judge run needs a submission file, e.g. `judge run submissions/06_warp_unroll.cu`"));
 
   judge::ReporterMultiplex reporters;
+  judge::ReporterOptions options;
+  auto grading = GradingPolicyFor(*args);
+  if (!grading) return ExitFor(grading.error());
+  options.grading = *grading;
   bool color = ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
   for (const auto& f : SplitCommas((*args)["format"].as<std::string>())) {
-    auto r = judge::MakeReporter(f, color && f == "text");
-    if (!r) return ExitFor(judge::MakeError(ErrorCode::kUsage, "unknown --format \"" + f + "\" (expected text, json, junit or gradescope)"));
+    options.color = color && f == "text";
+    auto r = judge::MakeReporter(f, options);
+    if (!r) return ExitFor(judge::MakeError(ErrorCode::kUsage, "unknown --format \"" + f + "\" (expected " + judge::kReportFormats + ")"));
     reporters.Add(std::move(r), &std::cout);
   }
-  std::ofstream files[3];
-  const char* file_formats[3][2] = {{"out", "json"}, {"junit", "junit"}, {"gradescope", "gradescope"}};
-  for (int i = 0; i < 3; ++i) {
+  options.color = false;
+  constexpr int kFileFormats = 5;
+  std::ofstream files[kFileFormats];
+  const char* file_formats[kFileFormats][2] = {{"out", "json"}, {"junit", "junit"}, {"gradescope", "gradescope"},
+                                               {"markdown", "markdown"}, {"html", "html"}};
+  for (int i = 0; i < kFileFormats; ++i) {
     if (!args->count(file_formats[i][0])) continue;
     std::string path = (*args)[file_formats[i][0]].as<std::string>();
     files[i].open(path);
     if (!files[i]) return ExitFor(judge::MakeError(ErrorCode::kUsage, std::string("cannot write --") + file_formats[i][0] + " " + path));
-    reporters.Add(judge::MakeReporter(file_formats[i][1], false), &files[i]);
+    reporters.Add(judge::MakeReporter(file_formats[i][1], options), &files[i]);
   }
 
   judge::RunOptions o;
@@ -234,7 +260,7 @@ int CmdBuild(int argc, char** argv) {
 }
 
 // The options `ladder` and `compare` share with `run`, for grading many runs in one command.
-judge::RunOptions BatchOptions(const cxxopts::ParseResult& args) {
+judge::RunOptions SharedRunOptions(const cxxopts::ParseResult& args) {
   judge::RunOptions o;
   o.root = args.count("root") ? args["root"].as<std::string>() : judge::LocateRoot(judge::ExecutablePath());
   o.problem = args["problem"].as<std::string>();
@@ -263,7 +289,7 @@ int CmdLadder(int argc, char** argv) {
   auto args = ParseArgs(opts, argc, argv);
   if (!args) return ExitFor(args.error());
   if (args->count("help")) { std::cout << opts.help() << "\n"; return 0; }
-  judge::RunOptions o = BatchOptions(*args);
+  judge::RunOptions o = SharedRunOptions(*args);
   if (auto st = ApplyMeasureOptions(*args, o); !st) return ExitFor(st.error());
   if ((*args)["cases"].as<std::string>() != "all") o.case_filters = SplitCommas((*args)["cases"].as<std::string>());
   std::string dir = Positional(*args, "dir");
@@ -279,6 +305,99 @@ int CmdLadder(int argc, char** argv) {
     judge::WriteLadderMarkdown(*rungs, md);
   }
   return g_interrupted ? int(ExitCode::kInterrupted) : 0;
+}
+
+// Exit codes of batch and merge: 0 when every submission was graded, whatever its verdict (the
+// verdicts are in the results); 4 when the judge failed on one (IE); 3 without a GPU; 2 for bad
+// input; with --strict, 1 when some submission was not accepted. A pod failure policy can thus
+// tell "a student's kernel failed" (0 or 1) from "the infrastructure failed" (3, 4).
+int BatchExitCode(const std::vector<judge::BatchEntry>& entries, bool strict) {
+  if (g_interrupted) return int(ExitCode::kInterrupted);
+  bool rejected = false;
+  for (const auto& e : entries) {
+    if (e.report.verdict == judge::Verdict::kInternalError) return int(ExitCode::kInternalError);
+    rejected |= e.report.verdict != judge::Verdict::kAccepted;
+  }
+  return strict && rejected ? int(ExitCode::kRejected) : 0;
+}
+
+int CmdBatch(int argc, char** argv) {
+  cxxopts::Options opts("judge batch", "Grade many submissions into a results folder: per-submission reports, a leaderboard, "
+                                       "JUnit, Gradescope, Markdown and HTML.");
+  AddCommonOptions(opts);
+  AddMeasureOptions(opts);
+  opts.add_options()
+      ("o,out", "results folder", cxxopts::value<std::string>()->default_value("batch-results"))
+      ("shard", "grade only shard I of N (I/N, 0-based); then `judge merge` the results folders", cxxopts::value<std::string>())
+      ("force", "regrade submissions that already have a result with the same key")
+      ("jobs", "parallel compiles (default: the CPU's threads)", cxxopts::value<int>()->default_value("0"))
+      ("cases", "only these cases (names or kinds, comma separated)", cxxopts::value<std::string>())
+      ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
+      ("points", "grading policy (default: problems/<problem>/grading.json; docs/GRADING.md)", cxxopts::value<std::string>())
+      ("strict", "exit 1 when some submission is not accepted")
+      ("q,quiet", "no progress lines on stderr")
+      ("inputs", "folders, files or glob patterns", cxxopts::value<std::vector<std::string>>());
+  opts.parse_positional({"inputs"});
+  opts.positional_help("IN...");
+  auto args = ParseArgs(opts, argc, argv);
+  if (!args) return ExitFor(args.error());
+  if (args->count("help")) { std::cout << opts.help() << "\n"; return 0; }
+  judge::BatchOptions b;
+  if (args->count("inputs")) b.inputs = (*args)["inputs"].as<std::vector<std::string>>();
+  if (b.inputs.empty()) return ExitFor(judge::MakeError(ErrorCode::kUsage, "judge batch needs submissions: a folder, files or a glob, e.g. `judge batch students/`"));
+  b.run = SharedRunOptions(*args);
+  b.run.on_stage = nullptr;
+  if (auto st = ApplyMeasureOptions(*args, b.run); !st) return ExitFor(st.error());
+  if (args->count("cases")) b.run.case_filters = SplitCommas((*args)["cases"].as<std::string>());
+  b.out_dir = (*args)["out"].as<std::string>();
+  b.force = args->count("force") > 0;
+  b.compile_jobs = (*args)["jobs"].as<int>();
+  if (args->count("shard"))
+    if (auto st = judge::ParseShard((*args)["shard"].as<std::string>(), &b.shard_index, &b.shard_count); !st) return ExitFor(st.error());
+  auto grading = GradingPolicyFor(*args);
+  if (!grading) return ExitFor(grading.error());
+  b.grading = *grading;
+  if (!args->count("quiet")) b.on_progress = [](const judge::BatchProgress& p) { std::fprintf(stderr, "%s\n", p.line.c_str()); };
+  auto entries = judge::RunBatch(b);
+  if (!entries) {
+    if (entries.error().code == ErrorCode::kNoDevice)
+      return ExitFor(judge::MakeError(ErrorCode::kNoDevice, "no usable CUDA GPU: " + entries.error().message +
+                                                                  "\n(in Docker: `docker run --gpus all ...`; without a GPU: --device host)"));
+    return ExitFor(entries.error());
+  }
+  if (b.shard_count > 1)
+    std::cerr << "shard " << b.shard_index << "/" << b.shard_count << ": " << entries->size() << " submission(s) in " << b.out_dir
+              << "/submissions; when every shard is done: judge merge <their results folders> --out <folder>\n";
+  else
+    std::cerr << entries->size() << " submission(s); leaderboard and reports in " << b.out_dir
+              << " (report.html, leaderboard.md, junit.xml, batch.json, scores.csv)\n";
+  return BatchExitCode(*entries, args->count("strict") > 0);
+}
+
+int CmdMerge(int argc, char** argv) {
+  cxxopts::Options opts("judge merge", "Build the batch files from the results folders of `judge batch --shard`.");
+  opts.add_options()
+      ("o,out", "where to write the batch files", cxxopts::value<std::string>()->default_value("batch-results"))
+      ("points", "grading policy (default: the built-in one; docs/GRADING.md)", cxxopts::value<std::string>())
+      ("problem", "problem name, for its grading.json", cxxopts::value<std::string>()->default_value("reduction"))
+      ("root", "folder holding problems/", cxxopts::value<std::string>())
+      ("strict", "exit 1 when some submission is not accepted")
+      ("h,help", "show this help")
+      ("dirs", "results folders", cxxopts::value<std::vector<std::string>>());
+  opts.parse_positional({"dirs"});
+  auto args = ParseArgs(opts, argc, argv);
+  if (!args) return ExitFor(args.error());
+  if (args->count("help")) { std::cout << opts.help() << "\n"; return 0; }
+  auto dirs = args->count("dirs") ? (*args)["dirs"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (dirs.empty()) return ExitFor(judge::MakeError(ErrorCode::kUsage, "judge merge needs the results folders of the shards"));
+  auto grading = GradingPolicyFor(*args);
+  if (!grading) return ExitFor(grading.error());
+  auto entries = judge::LoadEntries(dirs);
+  if (!entries) return ExitFor(entries.error());
+  std::string out = (*args)["out"].as<std::string>();
+  if (auto st = judge::WriteBatchFiles(*entries, *grading, out); !st) return ExitFor(st.error());
+  std::cerr << entries->size() << " submission(s) merged; leaderboard and reports in " << out << "\n";
+  return BatchExitCode(*entries, args->count("strict") > 0);
 }
 
 int CmdCompare(int argc, char** argv) {
@@ -298,7 +417,7 @@ int CmdCompare(int argc, char** argv) {
   if (files.size() != 2) return ExitFor(judge::MakeError(ErrorCode::kUsage, "judge compare takes two submissions, A and B"));
   int rounds = (*args)["rounds"].as<int>();
   if (rounds < 2) return ExitFor(judge::MakeError(ErrorCode::kUsage, "--rounds must be at least 2 for an interval"));
-  judge::RunOptions o = BatchOptions(*args);
+  judge::RunOptions o = SharedRunOptions(*args);
   if (auto st = ApplyMeasureOptions(*args, o); !st) return ExitFor(st.error());
   auto cmp = judge::CompareSubmissions(o, files[0], files[1], (*args)["case"].as<std::string>(), rounds);
   if (!cmp) return ExitFor(cmp.error());
@@ -356,6 +475,8 @@ int Dispatch(int argc, char** argv) {
   if (cmd == "list") return CmdList(argc - 1, argv + 1);
   if (cmd == "ladder") return CmdLadder(argc - 1, argv + 1);
   if (cmd == "compare") return CmdCompare(argc - 1, argv + 1);
+  if (cmd == "batch") return CmdBatch(argc - 1, argv + 1);
+  if (cmd == "merge") return CmdMerge(argc - 1, argv + 1);
   if (cmd == "version" || cmd == "--version") { std::cout << "judge " << judge::kJudgeVersion << "\n"; return 0; }
   if (cmd == "help" || cmd == "--help" || cmd == "-h") { std::cout << kUsage; return 0; }
   std::cerr << "error: unknown command \"" << cmd << "\"\n" << kUsage;

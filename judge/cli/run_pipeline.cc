@@ -115,23 +115,29 @@ void FailAll(RunReport& report, const std::vector<Case>& cases, Verdict v, const
   }
 }
 
-// The measured read ceiling: from the cache, or measured once by a throw-away worker. A failure
-// costs only the "% of ceiling" figures, never the run.
-void LocateCeiling(const RunOptions& o, Supervisor& probe, RunReport& report) {
-  if (auto cached = LoadCeiling(o.cache_dir, *report.device)) {
-    report.ceiling_gbps = *cached;
-    report.ceiling_source = "cached";
-    return;
+// The device, and its measured read ceiling: from the cache, or measured once by a throw-away
+// worker. A failed measurement costs only the "% of ceiling" figures, never the run.
+Expected<std::shared_ptr<const DeviceFacts>> Probe(const RunOptions& o, const Problem& problem, const SupervisorConfig& config) {
+  Supervisor probe(problem, config);
+  auto info = probe.ProbeDevice();
+  if (!info) return info.error();
+  auto facts = std::make_shared<DeviceFacts>();
+  facts->info = *info;
+  if (auto cached = LoadCeiling(o.cache_dir, *info)) {
+    facts->ceiling_gbps = *cached;
+    facts->ceiling_source = "cached";
+    return std::shared_ptr<const DeviceFacts>(facts);
   }
   auto measured = probe.MeasureCeiling();
   if (!measured || !(measured->gbps > 0)) {
-    report.ceiling_source = "not measured: " + (measured ? std::string("no result") : measured.error().message);
-    report.warnings.push_back("the bandwidth ceiling could not be measured (" + report.ceiling_source + ")");
-    return;
+    facts->ceiling_source = "not measured: " + (measured ? std::string("no result") : measured.error().message);
+    facts->warning = "the bandwidth ceiling could not be measured (" + facts->ceiling_source + ")";
+    return std::shared_ptr<const DeviceFacts>(facts);
   }
-  report.ceiling_gbps = measured->gbps;
-  report.ceiling_source = "measured: " + measured->shape;
-  (void)StoreCeiling(o.cache_dir, *report.device, measured->gbps);
+  facts->ceiling_gbps = measured->gbps;
+  facts->ceiling_source = "measured: " + measured->shape;
+  (void)StoreCeiling(o.cache_dir, *info, measured->gbps);
+  return std::shared_ptr<const DeviceFacts>(facts);
 }
 
 Status ValidateSubmissionPath(const std::string& path) {
@@ -183,6 +189,21 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
 
 }  // namespace
 
+Expected<std::shared_ptr<const DeviceFacts>> ProbeDeviceFacts(const RunOptions& o) {
+  auto problem = LoadProblem((fs::path(o.root) / "problems").string(), o.problem);
+  if (!problem) return problem.error();
+  SupervisorConfig config;
+  config.worker_program = o.worker_program;
+  config.device_kind = o.device;
+  config.interrupted = o.interrupted;
+  config.visible_device = o.gpu;
+  return Probe(o, *problem, config);
+}
+
+std::string CompileTarget(const RunOptions& o, const DeviceFacts* facts) {
+  return TargetFor(o.device, o.arch, facts ? &facts->info : nullptr);
+}
+
 std::string LocateRoot(const std::string& executable) {
   if (const char* env = std::getenv("JUDGE_ROOT"); env && *env) return env;
   std::error_code ec;
@@ -222,18 +243,18 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
   config.worker_program = o.worker_program;
   config.device_kind = o.device;
   config.interrupted = o.interrupted;
+  config.visible_device = o.gpu;
   {
-    Supervisor probe(*problem, config);
-    if (o.known_device) {
-      report.device = o.known_device->info;
-      report.ceiling_gbps = o.known_device->ceiling_gbps;
-      report.ceiling_source = o.known_device->ceiling_source;
-    } else {
-      auto info = probe.ProbeDevice();
-      if (!info) return info.error();
-      report.device = *info;
-      LocateCeiling(o, probe, report);
+    std::shared_ptr<const DeviceFacts> facts = o.known_device;
+    if (!facts) {
+      auto probed = Probe(o, *problem, config);
+      if (!probed) return probed.error();
+      facts = *probed;
     }
+    report.device = facts->info;
+    report.ceiling_gbps = facts->ceiling_gbps;
+    report.ceiling_source = facts->ceiling_source;
+    if (!facts->warning.empty()) report.warnings.push_back(facts->warning);
   }
   if (auto st = Build(o, *problem, report); !st) {
     report.verdict = Verdict::kInternalError;

@@ -20,9 +20,10 @@ struct DeviceFacts {
   DeviceInfo info;
   double ceiling_gbps = 0;
   std::string ceiling_source;
+  std::string warning;  // why the ceiling is missing, for every report
   static std::shared_ptr<const DeviceFacts> From(const RunReport& r) {
     if (!r.device) return nullptr;
-    return std::make_shared<DeviceFacts>(DeviceFacts{*r.device, r.ceiling_gbps, r.ceiling_source});
+    return std::make_shared<DeviceFacts>(DeviceFacts{*r.device, r.ceiling_gbps, r.ceiling_source, ""});
   }
 };
 
@@ -48,6 +49,7 @@ struct RunOptions {
   // Known from an earlier run of the same command: the device probe (a CUDA context) and the
   // ceiling lookup are skipped.
   std::shared_ptr<const DeviceFacts> known_device;
+  int gpu = -1;                // >= 0: the worker sees only this GPU (of those visible to the judge)
   const std::atomic<bool>* interrupted = nullptr;
   std::function<void(size_t index, size_t total, const CaseResult&)> on_case_done;
   std::function<void(const std::string&)> on_stage;  // "compiling", ...
@@ -58,6 +60,12 @@ struct RunOptions {
 std::string LocateRoot(const std::string& executable);
 
 Expected<RunReport> RunSubmission(const RunOptions& options);
+
+// The device probe and the ceiling lookup of a run, done once for many runs (batch, ladder).
+Expected<std::shared_ptr<const DeviceFacts>> ProbeDeviceFacts(const RunOptions& options);
+
+// The compile target for the device in `facts` (or options.arch).
+std::string CompileTarget(const RunOptions& options, const DeviceFacts* facts);
 
 // `judge build`: compile only (used by CI to compile every sample without a GPU).
 struct BuildOnlyResult {

@@ -93,3 +93,140 @@ Json ReportToJson(const RunReport& r) {
 void JsonReporter::Write(const RunReport& report, std::ostream& out) const { out << ReportToJson(report).dump(2) << "\n"; }
 
 }  // namespace judge
+
+namespace judge {
+namespace {
+
+double Number(const Json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : 0.0;  // null (non-finite) reads as 0
+}
+
+std::string Text(const Json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+SampleStats StatsFromJson(const Json& j) {
+  SampleStats s;
+  s.count = j.value("samples", 0);
+  s.median = Number(j, "median_ms");
+  s.mean = Number(j, "mean_ms");
+  s.min = Number(j, "min_ms");
+  s.max = Number(j, "max_ms");
+  s.q1 = Number(j, "q1_ms");
+  s.q3 = Number(j, "q3_ms");
+  s.stddev = Number(j, "stddev_ms");
+  s.noise = Number(j, "noise");
+  return s;
+}
+
+CheckResult CheckFromJson(const Json& j) {
+  CheckResult c;
+  c.passed = j.value("passed", false);
+  c.elements = j.value("elements", int64_t(0));
+  c.mismatches = j.value("mismatches", int64_t(0));
+  c.non_finite = j.value("non_finite", int64_t(0));
+  c.worst_index = j.value("worst_index", int64_t(-1));
+  c.expected = Number(j, "expected");
+  c.got = Number(j, "got");
+  c.abs_error = Number(j, "abs_error");
+  c.rel_error = Number(j, "rel_error");
+  c.tolerance = Number(j, "tolerance");
+  c.tolerance_used = Number(j, "tolerance_used");
+  return c;
+}
+
+CaseKind KindFromName(const std::string& name) {
+  for (CaseKind k : {CaseKind::kExample, CaseKind::kFunctional, CaseKind::kEdge, CaseKind::kPerformance, CaseKind::kStress})
+    if (CaseKindName(k) == name) return k;
+  return CaseKind::kFunctional;
+}
+
+CaseResult CaseFromJson(const Json& j) {
+  CaseResult c;
+  c.name = Text(j, "name");
+  c.kind = KindFromName(Text(j, "kind"));
+  c.note = Text(j, "note");
+  if (j.contains("scalars")) c.scalars = j["scalars"].get<ScalarValues>();
+  c.verdict = VerdictFromShort(Text(j, "verdict")).value_or(Verdict::kInternalError);
+  c.detail = Text(j, "detail");
+  if (j.contains("check")) c.check = CheckFromJson(j["check"]);
+  if (j.contains("timed_check")) c.timed_check = CheckFromJson(j["timed_check"]);
+  if (j.contains("timing")) {
+    const Json& t = j["timing"];
+    c.event = StatsFromJson(t.value("device", Json::object()));
+    c.wall = StatsFromJson(t.value("host_wall", Json::object()));
+    if (t.contains("hot")) c.hot = StatsFromJson(t["hot"]);
+    c.warmup_calls = t.value("warmup_calls", 0);
+    c.gbps = Number(t, "gbps");
+    c.sm_clock_mhz = Number(t, "sm_clock_mhz");
+    c.throttled_discarded = t.value("throttled_discarded", 0);
+    const Json audit = t.value("audit", Json::object());
+    c.audit.unseen_ms = Number(audit, "unseen_ms");
+    c.audit.escaped = audit.value("escaped", false);
+    c.audit.overhead_wall_ms = Number(audit, "overhead_wall_ms");
+    c.audit.honest_median_ms = Number(audit, "median_ms");
+  }
+  c.input_variants = j.value("input_variants", 1);
+  c.calls_checked = j.value("calls_checked", 0);
+  if (j.contains("deterministic") && j["deterministic"].is_boolean()) c.deterministic = j["deterministic"].get<bool>();
+  if (j.contains("flags")) c.flags = j["flags"].get<std::vector<std::string>>();
+  c.min_bytes = j.value("min_bytes", int64_t(0));
+  c.seconds = Number(j, "seconds");
+  c.prepare_seconds = Number(j, "prepare_seconds");
+  c.setup_seconds = Number(j, "setup_seconds");
+  c.worker_stdout = Text(j, "stdout");
+  c.worker_stderr = Text(j, "stderr");
+  c.output_truncated = j.value("output_truncated", false);
+  return c;
+}
+
+}  // namespace
+
+Expected<RunReport> ReportFromJson(const Json& j) {
+  if (!j.is_object() || j.value("schema", "") != "gpu-judge.report")
+    return MakeError(ErrorCode::kBadInput, "not a gpu-judge report (schema \"gpu-judge.report\" expected)");
+  if (j.value("schema_version", 0) != kReportSchemaVersion)
+    return MakeError(ErrorCode::kBadInput, "report schema version " + std::to_string(j.value("schema_version", 0)) +
+                                               ", this judge reads version " + std::to_string(kReportSchemaVersion));
+  RunReport r;
+  try {
+    r.judge_version = Text(j, "judge_version");
+    r.started_at = Text(j, "started_at");
+    r.seconds = Number(j, "seconds");
+    r.submission_path = Text(j["submission"], "path");
+    r.submission_sha256 = Text(j["submission"], "sha256");
+    r.problem = Text(j["problem"], "name");
+    r.tolerance = Tolerance{Number(j["problem"], "atol"), Number(j["problem"], "rtol")};
+    r.verdict = VerdictFromShort(Text(j, "verdict")).value_or(Verdict::kInternalError);
+    r.exit_code = ExitCode(j.value("exit_code", int(ExitCode::kInternalError)));
+    r.message = Text(j, "message");
+    if (j.contains("warnings")) r.warnings = j["warnings"].get<std::vector<std::string>>();
+    r.protections = SandboxReportFromJson(j.value("protections", Json::array()));
+    const Json& b = j["build"];
+    r.build.attempted = b.value("attempted", false);
+    r.build.ok = b.value("ok", false);
+    r.build.prebuilt = b.value("prebuilt", false);
+    r.build.cache_hit = b.value("cache_hit", false);
+    r.build.compiler = Text(b, "compiler");
+    r.build.target = Text(b, "target");
+    r.build.seconds = Number(b, "seconds");
+    r.build.compile_seconds = Number(b, "compile_seconds");
+    r.build.log = Text(b, "log");
+    r.build.cache_key = Text(b, "cache_key");
+    for (const auto& c : j.at("cases")) r.cases.push_back(CaseFromJson(c));
+    r.ceiling_gbps = Number(j["bandwidth"], "ceiling_gbps");
+    r.ceiling_source = Text(j["bandwidth"], "ceiling_source");
+    if (j.contains("device") && j["device"].is_object()) r.device = DeviceInfoFromJson(j["device"]);
+    if (!r.cases.empty() && r.cases.front().event.count) r.flush_mode = Text(j["cases"][0]["timing"], "l2_flush");
+    for (const auto& s : j.value("sanitizers", Json::array()))
+      r.sanitizers.push_back({Text(s, "tool"), s.value("ran", false), s.value("errors", 0), s.value("warnings", 0),
+                              Text(s, "summary"), Text(s, "findings"), Number(s, "seconds"), s.value("cases", 0)});
+  } catch (const std::exception& e) {
+    return MakeError(ErrorCode::kBadInput, std::string("malformed gpu-judge report: ") + e.what());
+  }
+  return r;
+}
+
+}  // namespace judge

@@ -1,31 +1,17 @@
 // SPDX-License-Identifier: MIT
-// JUnit XML, as CI servers and course tools read it: one testsuite per submission, one testcase per
-// case. A wrong result (WA, MV) is a <failure>; a crash, a limit or a compile error is an <error>;
+// JUnit XML, as CI servers and course tools read it: one testsuite per submission (a batch writes
+// them all in one document), one testcase per case. A wrong result (WA, MV) is a <failure>; a crash, a limit or a compile error is an <error>;
 // a case not run is <skipped>.
 #include <cstdio>
 
+#include "judge/report/markup.h"
 #include "judge/report/reporter.h"
 #include "judge/util/fs.h"
 
 namespace judge {
 namespace {
 
-std::string Xml(const std::string& s) {
-  std::string out;
-  for (unsigned char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') out += "?";  // not allowed in XML 1.0
-        else out += char(c);
-    }
-  }
-  return out;
-}
+std::string Xml(const std::string& s) { return EscapeXml(s); }
 
 std::string Seconds(double s) {
   char buf[32];
@@ -35,19 +21,27 @@ std::string Seconds(double s) {
 
 }  // namespace
 
-void JunitReporter::Write(const RunReport& r, std::ostream& out) const {
+namespace {
+
+struct Counts {
   int failures = 0, errors = 0, skipped = 0;
+};
+
+Counts CountOf(const RunReport& r) {
+  Counts n;
   for (const auto& c : r.cases) {
-    if (c.verdict == Verdict::kWrongAnswer || c.verdict == Verdict::kMemoryViolation) ++failures;
-    else if (c.verdict == Verdict::kNotRun) ++skipped;
-    else if (c.verdict != Verdict::kAccepted) ++errors;
+    if (c.verdict == Verdict::kWrongAnswer || c.verdict == Verdict::kMemoryViolation) ++n.failures;
+    else if (c.verdict == Verdict::kNotRun) ++n.skipped;
+    else if (c.verdict != Verdict::kAccepted) ++n.errors;
   }
+  return n;
+}
+
+void WriteSuite(const RunReport& r, std::ostream& out) {
+  Counts n = CountOf(r);
   std::string suite = r.problem + "." + StemOf(r.submission_path);
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << "<testsuites name=\"gpu-judge\" tests=\"" << r.cases.size() << "\" failures=\"" << failures << "\" errors=\""
-      << errors << "\" skipped=\"" << skipped << "\" time=\"" << Seconds(r.seconds) << "\">\n";
-  out << "  <testsuite name=\"" << Xml(suite) << "\" tests=\"" << r.cases.size() << "\" failures=\"" << failures
-      << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\" time=\"" << Seconds(r.seconds)
+  out << "  <testsuite name=\"" << Xml(suite) << "\" tests=\"" << r.cases.size() << "\" failures=\"" << n.failures
+      << "\" errors=\"" << n.errors << "\" skipped=\"" << n.skipped << "\" time=\"" << Seconds(r.seconds)
       << "\" timestamp=\"" << Xml(r.started_at) << "\">\n";
   for (const auto& c : r.cases) {
     out << "    <testcase name=\"" << Xml(c.name) << "\" classname=\"" << Xml(suite) << "\" time=\"" << Seconds(c.seconds) << "\"";
@@ -67,7 +61,30 @@ void JunitReporter::Write(const RunReport& r, std::ostream& out) const {
   }
   std::string log = r.build.attempted && !r.build.ok ? r.build.log : r.message;
   out << "    <system-out>" << Xml(log) << "</system-out>\n";
-  out << "  </testsuite>\n</testsuites>\n";
+  out << "  </testsuite>\n";
 }
+
+}  // namespace
+
+void WriteJunit(const std::vector<const RunReport*>& runs, std::ostream& out) {
+  Counts total;
+  size_t tests = 0;
+  double seconds = 0;
+  for (const RunReport* r : runs) {
+    Counts n = CountOf(*r);
+    total.failures += n.failures;
+    total.errors += n.errors;
+    total.skipped += n.skipped;
+    tests += r->cases.size();
+    seconds += r->seconds;
+  }
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out << "<testsuites name=\"gpu-judge\" tests=\"" << tests << "\" failures=\"" << total.failures << "\" errors=\""
+      << total.errors << "\" skipped=\"" << total.skipped << "\" time=\"" << Seconds(seconds) << "\">\n";
+  for (const RunReport* r : runs) WriteSuite(*r, out);
+  out << "</testsuites>\n";
+}
+
+void JunitReporter::Write(const RunReport& r, std::ostream& out) const { WriteJunit({&r}, out); }
 
 }  // namespace judge

@@ -95,12 +95,12 @@ TEST(TextReport, CompileErrorShowsTheDiagnostics) {
 TEST(Multiplex, WritesEveryFormat) {
   std::ostringstream a, b;
   ReporterMultiplex m;
-  m.Add(MakeReporter("text", false), &a);
-  m.Add(MakeReporter("json", false), &b);
+  m.Add(MakeReporter("text"), &a);
+  m.Add(MakeReporter("json"), &b);
   m.Write(Sample());
   EXPECT_NE(a.str().find("result:"), std::string::npos);
   EXPECT_EQ(Json::parse(b.str())["verdict"], "WA");
-  EXPECT_EQ(MakeReporter("yaml", false), nullptr);
+  EXPECT_EQ(MakeReporter("yaml"), nullptr);
 }
 
 TEST(JunitReport, ValidatesAgainstTheSchemaAndCountsFailures) {
@@ -129,11 +129,13 @@ TEST(JunitReport, ValidatesAgainstTheSchemaAndCountsFailures) {
 
 TEST(GradescopeReport, HasTheSpecFieldsAndOnlyAcceptedPerformanceOnTheLeaderboard) {
   RunReport r = Sample();
-  Json g = GradescopeResults(r);
-  EXPECT_EQ(g["score"], 1);
-  EXPECT_EQ(g["max_score"], 2);
+  Json g = GradescopeResults(r);  // the default policy: 80 points over the cases, 20 for speed
+  EXPECT_DOUBLE_EQ(g["score"].get<double>(), 40);  // one of two cases; no speed points with a WA
+  EXPECT_DOUBLE_EQ(g["max_score"].get<double>(), 100);
   for (const char* key : {"execution_time", "output", "visibility", "tests", "leaderboard"}) EXPECT_TRUE(g.contains(key)) << key;
-  ASSERT_EQ(g["tests"].size(), 2u);
+  ASSERT_EQ(g["tests"].size(), 3u);  // two cases and "performance"
+  EXPECT_EQ(g["tests"][2]["name"], "performance");
+  EXPECT_DOUBLE_EQ(g["tests"][2]["max_score"].get<double>(), 20);
   for (const auto& t : g["tests"]) {
     for (const char* key : {"name", "score", "max_score", "status", "output", "visibility"}) EXPECT_TRUE(t.contains(key)) << key;
     EXPECT_TRUE(t["status"] == "passed" || t["status"] == "failed");

@@ -11,11 +11,13 @@ const CaseResult* RunReport::PrimaryPerformanceCase() const {
   return nullptr;
 }
 
-std::unique_ptr<Reporter> MakeReporter(const std::string& format, bool color) {
-  if (format == "text") return std::make_unique<TextReporter>(color);
+std::unique_ptr<Reporter> MakeReporter(const std::string& format, const ReporterOptions& options) {
+  if (format == "text") return std::make_unique<TextReporter>(options.color);
   if (format == "json") return std::make_unique<JsonReporter>();
   if (format == "junit") return std::make_unique<JunitReporter>();
-  if (format == "gradescope") return std::make_unique<GradescopeReporter>();
+  if (format == "gradescope") return std::make_unique<GradescopeReporter>(options.grading);
+  if (format == "markdown") return std::make_unique<MarkdownReporter>();
+  if (format == "html") return std::make_unique<HtmlReporter>();
   return nullptr;
 }
 

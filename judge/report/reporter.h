@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "judge/grade/grading_policy.h"
 #include "judge/report/run_report.h"
 #include "judge/util/json_fields.h"
 
@@ -44,18 +45,48 @@ class JunitReporter : public Reporter {
 
 class GradescopeReporter : public Reporter {
  public:
+  explicit GradescopeReporter(GradingPolicy policy = {}) : policy_(std::move(policy)) {}
   std::string Format() const override { return "gradescope"; }
+  void Write(const RunReport& report, std::ostream& out) const override;
+
+ private:
+  GradingPolicy policy_;
+};
+
+// A short Markdown summary (verdict, cases, performance): for a PR comment or a course page.
+class MarkdownReporter : public Reporter {
+ public:
+  std::string Format() const override { return "markdown"; }
   void Write(const RunReport& report, std::ostream& out) const override;
 };
 
-// Gradescope's results.json for one submission.
-Json GradescopeResults(const RunReport& report);
+// One self-contained HTML page (inline CSS and SVG, nothing fetched) with a bandwidth chart.
+class HtmlReporter : public Reporter {
+ public:
+  std::string Format() const override { return "html"; }
+  void Write(const RunReport& report, std::ostream& out) const override;
+};
+
+// Gradescope's results.json for one submission, scored by `policy`.
+Json GradescopeResults(const RunReport& report, const GradingPolicy& policy = {});
+
+// One JUnit document with a testsuite per run (a batch's junit.xml).
+void WriteJunit(const std::vector<const RunReport*>& runs, std::ostream& out);
 
 // The JSON document (schema "gpu-judge.report", version kReportSchemaVersion).
 Json ReportToJson(const RunReport& report);
+// Reads it back (what a batch keeps per submission, and what `judge merge` combines): every field
+// the reporters use; the worker's captured output and build flags are kept as text only.
+Expected<RunReport> ReportFromJson(const Json& j);
 
-// nullptr for an unknown format name.
-std::unique_ptr<Reporter> MakeReporter(const std::string& format, bool color);
+struct ReporterOptions {
+  bool color = false;     // text: ANSI colours
+  GradingPolicy grading;  // gradescope: points
+};
+
+// text, json, junit, gradescope, markdown, html; nullptr for an unknown format name.
+std::unique_ptr<Reporter> MakeReporter(const std::string& format, const ReporterOptions& options = {});
+inline constexpr const char* kReportFormats = "text, json, junit, gradescope, markdown or html";
 
 class ReporterMultiplex {
  public:

@@ -19,15 +19,23 @@ bool AllGenerated(const Case& c) {
 
 }  // namespace
 
-const ExpectedOutputs* ExpectedMemo::Find(const std::string& key) const {
+std::optional<ExpectedOutputs> ExpectedMemo::Find(const std::string& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = entries_.find(key);
-  return it == entries_.end() ? nullptr : &it->second;
+  if (it == entries_.end()) return std::nullopt;
+  return it->second;
 }
 
 void ExpectedMemo::Remember(const std::string& key, const ExpectedOutputs& outputs) {
   size_t values = 0;
   for (const auto& o : outputs) values += o.size();
+  std::lock_guard<std::mutex> lock(mu_);
   if (values <= (1 << 20)) entries_[key] = outputs;  // large outputs would cost more memory than time
+}
+
+size_t ExpectedMemo::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return entries_.size();
 }
 
 uint64_t VariantSeed(uint64_t seed, uint64_t run_secret, int k) { return Mix(Mix(seed ^ run_secret) + uint64_t(k)); }
@@ -43,7 +51,7 @@ Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const 
       for (auto& [name, spec] : variant.inputs) spec.generate->seed = VariantSeed(spec.generate->seed, run_secret, k);
     Json key = {{"problem", problem.name}, {"scalars", variant.scalars}};
     for (const auto& [name, spec] : variant.inputs) key["inputs"][name] = InputSpecToJson(spec);
-    const ExpectedOutputs* known = memo ? memo->Find(key.dump()) : nullptr;
+    std::optional<ExpectedOutputs> known = memo ? memo->Find(key.dump()) : std::nullopt;
     if (!known) {
       auto expected = reference.Compute(problem, variant);
       if (!expected) return expected.error();

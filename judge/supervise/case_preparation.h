@@ -5,6 +5,8 @@
 // receives) and the expected outputs of every variant, computed here by the reference.
 #include <cstdint>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,13 +23,15 @@ struct PreparedCase {
 
 // Expected outputs already computed in this process, by problem, scalars and input specs: a ladder
 // or a comparison judges many submissions on the same cases with the same secret.
+// Shared by the runs of a ladder or a batch, whose GPU runners work in parallel: thread-safe.
 class ExpectedMemo {
  public:
-  const ExpectedOutputs* Find(const std::string& key) const;
+  std::optional<ExpectedOutputs> Find(const std::string& key) const;
   void Remember(const std::string& key, const ExpectedOutputs& outputs);  // small outputs only
-  size_t size() const { return entries_.size(); }
+  size_t size() const;
 
  private:
+  mutable std::mutex mu_;
   std::map<std::string, ExpectedOutputs> entries_;
 };
 

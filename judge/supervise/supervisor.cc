@@ -57,6 +57,17 @@ std::pair<CheckResult, std::string> CheckCall(const Problem& problem, const Expe
   return {worst, name};
 }
 
+// The n-th GPU the judge itself may use: an index into its own CUDA_VISIBLE_DEVICES when set.
+std::string VisibleDevice(int n) {
+  const char* list = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (!list || !*list) return std::to_string(n);
+  std::stringstream ss(list);
+  std::string item;
+  for (int i = 0; std::getline(ss, item, ','); ++i)
+    if (i == n) return item;
+  return std::to_string(n);
+}
+
 bool AllPoison(const std::string& bytes) { return !bytes.empty() && bytes.find_first_not_of('\xff') == std::string::npos; }
 
 }  // namespace
@@ -178,10 +189,12 @@ std::vector<std::string> Supervisor::WorkerEnvironment() const {
   // Only what CUDA and the loader need: the judge's own environment may hold secrets.
   std::vector<std::string> env = {"HOME=" + scratch_, "TMPDIR=" + scratch_, "CUDA_CACHE_PATH=" + scratch_ + "/.nv",
                                   "LC_ALL=C"};
+  if (config_.visible_device >= 0) env.push_back("CUDA_VISIBLE_DEVICES=" + VisibleDevice(config_.visible_device));
   for (const char* key : {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_MODULE_LOADING",
                           "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "CUDA_DEVICE_ORDER",
                           "JUDGE_HOST_CLOCK_MHZ"})
-    if (const char* v = std::getenv(key)) env.push_back(std::string(key) + "=" + v);
+    if (const char* v = std::getenv(key); v && !(config_.visible_device >= 0 && std::string(key) == "CUDA_VISIBLE_DEVICES"))
+      env.push_back(std::string(key) + "=" + v);
   return env;
 }
 

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: MIT
+#include "judge/batch/batch.h"
+
+#include <glob.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <sstream>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "judge/problem/problem.h"
+#include "judge/report/reporter.h"
+#include "judge/util/fs.h"
+#include "judge/util/sha256.h"
+
+namespace judge {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool IsSubmission(const fs::path& p, const std::string& device) {
+  std::string ext = p.extension().string();
+  return device == "host" ? (ext == ".cc" || ext == ".cpp") : ext == ".cu";
+}
+
+// Everything a result depends on besides the submission: the problem, its testcases, the judge,
+// and the options that change what is measured.
+Expected<std::string> ContextHash(const RunOptions& o) {
+  std::string text = std::string("gpu-judge-batch-v1|") + kJudgeVersion + "|" + o.problem + "|" + o.device + "|" + o.arch +
+                     "|flush=" + o.flush_mode + "|hot=" + (o.hot ? "1" : "0") + "|cases=";
+  for (const auto& f : o.case_filters) text += f + ",";
+  std::string testcases = o.testcases_dir.empty() ? (fs::path(o.root) / "testcases" / o.problem).string() : o.testcases_dir;
+  for (const std::string& dir : {(fs::path(o.root) / "problems" / o.problem).string(), testcases}) {
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.is_regular_file()) files.push_back(e.path().string());
+    if (ec) return MakeError(ErrorCode::kUsage, "cannot read " + dir + ": " + ec.message());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      auto bytes = ReadFile(f);
+      if (!bytes) return bytes.error();
+      text += "|" + fs::path(f).filename().string() + ":" + Sha256Hex(*bytes);
+    }
+  }
+  return Sha256Hex(text);
+}
+
+std::string FolderName(const std::string& name, const std::string& key) {
+  std::string s;
+  for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_') ? c : '_';
+  s.erase(0, std::min(s.find_first_not_of("._-"), s.size()));  // "/tmp/x.cu" -> "tmp_x.cu", not "_tmp_x.cu"
+  if (s.size() > 80) s = s.substr(s.size() - 80);
+  return s + "-" + key.substr(0, 12);
+}
+
+Status WriteText(const fs::path& path, const std::string& text) {
+  fs::path tmp = path;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    if (!out) return MakeError(ErrorCode::kIo, "cannot write " + tmp.string());
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);  // a result appears whole or not at all (resume after a kill)
+  if (ec) return MakeError(ErrorCode::kIo, "cannot write " + path.string() + ": " + ec.message());
+  return Status::Ok();
+}
+
+std::string Render(const Reporter& r, const RunReport& report) {
+  std::ostringstream out;
+  r.Write(report, out);
+  return out.str();
+}
+
+// The per-submission files; report.json last: it marks the folder complete.
+Status WriteEntry(const BatchEntry& e, const GradingPolicy& grading, const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return MakeError(ErrorCode::kIo, "cannot create " + dir.string() + ": " + ec.message());
+  JUDGE_TRY(WriteText(dir / "junit.xml", Render(JunitReporter(), e.report)));
+  JUDGE_TRY(WriteText(dir / "results.json", Render(GradescopeReporter(grading), e.report)));
+  JUDGE_TRY(WriteText(dir / "summary.md", Render(MarkdownReporter(), e.report)));
+  JUDGE_TRY(WriteText(dir / "report.html", Render(HtmlReporter(), e.report)));
+  JUDGE_TRY(WriteText(dir / "entry.json", Json{{"name", e.name}, {"key", e.key}}.dump(2) + "\n"));
+  return WriteText(dir / "report.json", ReportToJson(e.report).dump(2) + "\n");
+}
+
+Expected<BatchEntry> ReadEntry(const fs::path& dir) {
+  auto meta = ParseJsonFile((dir / "entry.json").string());
+  if (!meta) return meta.error();
+  auto json = ParseJsonFile((dir / "report.json").string());
+  if (!json) return json.error();
+  auto report = ReportFromJson(*json);
+  if (!report) return MakeError(report.error().code, (dir / "report.json").string() + ": " + report.error().message);
+  return BatchEntry{meta->value("name", ""), meta->value("key", ""), dir.filename().string(), std::move(*report)};
+}
+
+std::string Clock(double seconds) {
+  char buf[32];
+  int s = int(seconds + 0.5);
+  std::snprintf(buf, sizeof buf, "%d:%02d", s / 60, s % 60);
+  return buf;
+}
+
+// A fixed pool of compile threads; each submission's future resolves when its build is cached.
+class CompilePool {
+ public:
+  CompilePool(int threads, std::vector<std::function<void()>> jobs) : jobs_(std::move(jobs)) {
+    for (auto& j : jobs_) done_.push_back(std::make_shared<std::promise<void>>());
+    for (auto& d : done_) futures_.push_back(d->get_future().share());
+    for (int t = 0; t < threads; ++t) threads_.emplace_back([this] { Work(); });
+  }
+  ~CompilePool() {
+    for (auto& t : threads_) t.join();
+  }
+  void Wait(size_t i) const { futures_[i].wait(); }
+  void Cancel() { next_ = jobs_.size(); }  // compiles not started are dropped; nobody waits for them
+
+ private:
+  void Work() {
+    for (size_t i = next_++; i < jobs_.size(); i = next_++) {
+      jobs_[i]();
+      done_[i]->set_value();
+    }
+  }
+  std::vector<std::function<void()>> jobs_;
+  std::vector<std::shared_ptr<std::promise<void>>> done_;
+  std::vector<std::shared_future<void>> futures_;
+  std::atomic<size_t> next_{0};
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace
+
+Expected<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs, const std::string& device) {
+  std::set<std::string> files;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    if (fs::is_directory(in, ec)) {
+      for (auto it = fs::recursive_directory_iterator(in, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+        if (it->is_regular_file() && IsSubmission(it->path(), device)) files.insert(it->path().lexically_normal().string());
+      continue;
+    }
+    if (fs::is_regular_file(in, ec)) { files.insert(fs::path(in).lexically_normal().string()); continue; }
+    glob_t g{};
+    int rc = ::glob(in.c_str(), 0, nullptr, &g);
+    size_t before = files.size();
+    for (size_t i = 0; rc == 0 && i < g.gl_pathc; ++i)
+      if (fs::is_regular_file(g.gl_pathv[i], ec)) files.insert(fs::path(g.gl_pathv[i]).lexically_normal().string());
+    ::globfree(&g);
+    if (files.size() == before)
+      return MakeError(ErrorCode::kUsage, "nothing to grade in \"" + in + "\" (give folders, files or quoted glob patterns such as 'students/*/kernel.cu')");
+  }
+  if (files.empty()) return MakeError(ErrorCode::kUsage, std::string("no submissions (") + (device == "host" ? ".cc/.cpp" : ".cu") + " files) in the inputs");
+  return std::vector<std::string>(files.begin(), files.end());
+}
+
+std::vector<std::string> ShardOf(const std::vector<std::string>& files, int index, int count) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < files.size(); ++i)
+    if (int(i % size_t(count)) == index) out.push_back(files[i]);
+  return out;
+}
+
+Status ParseShard(const std::string& text, int* index, int* count) {
+  int i = -1, n = 0;
+  char extra = 0;
+  if (std::sscanf(text.c_str(), "%d/%d%c", &i, &n, &extra) != 2 || n < 1 || i < 0 || i >= n)
+    return MakeError(ErrorCode::kUsage, "--shard takes I/N with 0 <= I < N (e.g. 0/4), not \"" + text + "\"");
+  *index = i;
+  *count = n;
+  return Status::Ok();
+}
+
+Expected<std::vector<BatchEntry>> RunBatch(const BatchOptions& b) {
+  auto start = std::chrono::steady_clock::now();
+  auto all = ExpandInputs(b.inputs, b.run.device);
+  if (!all) return all.error();
+  std::vector<std::string> files = ShardOf(*all, b.shard_index, b.shard_count);
+  auto context = ContextHash(b.run);
+  if (!context) return context.error();
+  fs::path out = b.out_dir, subs = fs::path(b.out_dir) / "submissions";
+  std::error_code ec;
+  fs::create_directories(subs, ec);
+  if (ec) return MakeError(ErrorCode::kUsage, "cannot create the results folder " + subs.string() + ": " + ec.message());
+
+  std::vector<BatchEntry> entries;
+  std::vector<BatchEntry> todo;
+  for (const auto& f : files) {
+    auto bytes = ReadFile(f);
+    if (!bytes) return bytes.error();
+    BatchEntry e{f, Sha256Hex(*context + "|" + Sha256Hex(*bytes)), "", {}};
+    e.dir = FolderName(f, e.key);
+    for (const auto& old : fs::directory_iterator(subs, ec)) {  // results of an earlier version of this file
+      std::string n = old.path().filename().string();
+      if (n != e.dir && n.size() == e.dir.size() && n.compare(0, n.size() - 12, e.dir, 0, e.dir.size() - 12) == 0)
+        fs::remove_all(old.path(), ec);
+    }
+    auto kept = b.force ? Expected<BatchEntry>(MakeError(ErrorCode::kIo, "forced")) : ReadEntry(subs / e.dir);
+    if (kept && kept->key == e.key) entries.push_back(std::move(*kept));
+    else todo.push_back(std::move(e));
+  }
+  BatchProgress progress{entries.size(), files.size(), entries.size(), "", ""};
+  if (b.on_progress && !entries.empty()) {
+    progress.line = "kept " + std::to_string(entries.size()) + " result(s) graded earlier (same key; --force regrades)";
+    b.on_progress(progress);
+  }
+
+  if (!todo.empty()) {
+    auto facts = ProbeDeviceFacts(b.run);
+    if (!facts) return facts.error();
+    RunOptions base = b.run;
+    base.known_device = *facts;
+    base.on_case_done = nullptr;
+    base.on_stage = nullptr;
+    if (!base.memo) base.memo = std::make_shared<ExpectedMemo>();
+    auto problem = LoadProblem((fs::path(base.root) / "problems").string(), base.problem);
+    if (!problem) return problem.error();
+    const std::string target = CompileTarget(base, facts->get());
+    int jobs = b.compile_jobs > 0 ? b.compile_jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::function<void()>> compiles;
+    for (const auto& e : todo)
+      compiles.push_back([&, path = e.name] {
+        if (!base.cache_dir.empty() && ExtensionOf(path) != ".so")
+          (void)BuildOnly(path, base.device, target, base.cache_dir, problem->entry_point, problem->Declaration());
+      });
+    int runners = base.device == "cuda" ? std::max(1, (*facts)->info.device_count) : 1;
+    if (b.on_progress) {
+      progress.line = "grading " + std::to_string(todo.size()) + " submission(s): " + std::to_string(jobs) +
+                      " parallel compiles, " + std::to_string(runners) + " GPU runner(s)" +
+                      (b.shard_count > 1 ? ", shard " + std::to_string(b.shard_index) + "/" + std::to_string(b.shard_count) : "");
+      b.on_progress(progress);
+    }
+    std::mutex mu;
+    std::atomic<size_t> next{0};
+    std::optional<Error> failure;
+    double graded_seconds = 0;
+    size_t graded = 0;
+    {
+      const int compile_threads = std::min<int>(jobs, int(compiles.size()));  // before the move below
+      CompilePool pool(compile_threads, std::move(compiles));
+      std::vector<std::thread> threads;
+      for (int gpu = 0; gpu < runners; ++gpu) {
+        threads.emplace_back([&, gpu] {
+          for (size_t i = next++; i < todo.size(); i = next++) {
+            if (b.run.interrupted && b.run.interrupted->load()) return;
+            pool.Wait(i);
+            RunOptions o = base;
+            o.submission = todo[i].name;
+            o.gpu = runners > 1 ? gpu : -1;
+            auto t0 = std::chrono::steady_clock::now();
+            auto report = RunSubmission(o);
+            std::lock_guard<std::mutex> lock(mu);
+            if (!report) { failure = report.error(); return; }
+            if (b.run.interrupted && b.run.interrupted->load()) return;  // a partial run is not a result
+            todo[i].report = std::move(*report);
+            if (auto st = WriteEntry(todo[i], b.grading, subs / todo[i].dir); !st) { failure = st.error(); return; }
+            graded_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            ++graded;
+            entries.push_back(todo[i]);
+            progress.done = entries.size();
+            progress.current = todo[i].name;
+            double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            double eta = graded_seconds / double(graded) * double(todo.size() - graded) / runners;
+            const CaseResult* perf = todo[i].report.PrimaryPerformanceCase();
+            char line[512];
+            std::snprintf(line, sizeof line, "[%3zu/%zu] %-40s %-3s %10s  (%s%.1f s)  elapsed %s  ETA %s", progress.done,
+                          progress.total, todo[i].name.c_str(), std::string(VerdictShort(todo[i].report.verdict)).c_str(),
+                          perf ? FormatMs(perf->audit.honest_median_ms).c_str() : "-",
+                          runners > 1 ? ("GPU " + std::to_string(gpu) + ", ").c_str() : "", todo[i].report.seconds,
+                          Clock(elapsed).c_str(), Clock(eta).c_str());
+            progress.line = line;
+            if (b.on_progress) b.on_progress(progress);
+          }
+        });
+      }
+      for (auto& t : threads) t.join();
+      if (b.run.interrupted && b.run.interrupted->load()) pool.Cancel();
+    }
+    if (failure) return *failure;
+  }
+  std::sort(entries.begin(), entries.end(), [](const BatchEntry& x, const BatchEntry& y) { return x.name < y.name; });
+  if (b.shard_count == 1 && !(b.run.interrupted && b.run.interrupted->load()))
+    JUDGE_TRY(WriteBatchFiles(entries, b.grading, b.out_dir));
+  return entries;
+}
+
+Expected<std::vector<BatchEntry>> LoadEntries(const std::vector<std::string>& dirs) {
+  std::map<std::string, BatchEntry> by_name;  // a name graded twice (two shards, two versions): the newest wins
+  for (const auto& d : dirs) {
+    fs::path subs = fs::path(d) / "submissions";
+    std::error_code ec;
+    if (!fs::is_directory(subs, ec))
+      return MakeError(ErrorCode::kUsage, d + " is not a batch results folder (no submissions/ inside; give the --out folder of `judge batch`)");
+    for (const auto& e : fs::directory_iterator(subs, ec)) {
+      if (!fs::exists(e.path() / "report.json")) continue;  // interrupted before it finished
+      auto entry = ReadEntry(e.path());
+      if (!entry) return entry.error();
+      auto it = by_name.find(entry->name);
+      if (it == by_name.end() || it->second.report.started_at < entry->report.started_at) by_name[entry->name] = std::move(*entry);
+    }
+  }
+  std::vector<BatchEntry> out;
+  for (auto& [name, e] : by_name) out.push_back(std::move(e));
+  return out;
+}
+
+std::vector<LeaderboardRow> Leaderboard(const std::vector<BatchEntry>& entries) {
+  std::vector<LeaderboardRow> rows;
+  for (const auto& e : entries) {
+    if (e.report.verdict != Verdict::kAccepted) continue;
+    const CaseResult* perf = e.report.PrimaryPerformanceCase();
+    if (!perf || !perf->flags.empty() || perf->audit.honest_median_ms <= 0) continue;
+    double m = perf->audit.honest_median_ms, half = 1.96 * perf->event.noise * m;
+    rows.push_back({0, false, &e, m, m - half, m + half});
+  }
+  std::sort(rows.begin(), rows.end(), [](const LeaderboardRow& a, const LeaderboardRow& b) {
+    return a.median_ms != b.median_ms ? a.median_ms < b.median_ms : a.entry->name < b.entry->name;
+  });
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i].rank = int(i) + 1;
+    if (i > 0 && rows[i].low_ms <= rows[i - 1].high_ms) {
+      rows[i].rank = rows[i - 1].rank;
+      rows[i].tied = rows[i - 1].tied = true;
+    }
+  }
+  return rows;
+}
+
+}  // namespace judge

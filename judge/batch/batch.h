@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// `judge batch` and `judge merge`: many submissions, one results folder.
+//
+//   OUT/submissions/<name>-<key>/  report.json (the source of truth), junit.xml, results.json
+//                                  (Gradescope), summary.md, report.html, entry.json
+//   OUT/batch.json, leaderboard.md, junit.xml, report.html, scores.csv   (the whole batch)
+//
+// A submission's key hashes everything its result depends on (its bytes, the problem, the
+// testcases, the judge's version, the measurement options), so a rerun skips what is already
+// graded and regrades what changed. Shards (--shard I/N) grade disjoint slices into per-submission
+// folders only; `judge merge` builds the batch files from any number of results folders with the
+// same code an unsharded batch uses, so the two cannot disagree.
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "judge/cli/run_pipeline.h"
+#include "judge/grade/grading_policy.h"
+#include "judge/report/run_report.h"
+
+namespace judge {
+
+struct BatchEntry {
+  std::string name;  // the submission's path as given, e.g. "students/alice/kernel.cu"
+  std::string key;   // sha256 of what the result depends on
+  std::string dir;   // its folder under OUT/submissions
+  RunReport report;
+};
+
+struct LeaderboardRow {
+  int rank = 0;
+  bool tied = false;          // its interval overlaps its neighbour's: the order between them is noise
+  const BatchEntry* entry = nullptr;
+  double median_ms = 0, low_ms = 0, high_ms = 0;  // 95% interval of the median
+};
+
+struct BatchProgress {
+  size_t done = 0, total = 0, reused = 0;
+  std::string current;        // what just finished
+  std::string line;           // one line for people
+};
+
+struct BatchOptions {
+  std::vector<std::string> inputs;  // folders, files or glob patterns
+  std::string out_dir = "batch-results";
+  int shard_index = 0, shard_count = 1;
+  bool force = false;               // regrade even when a result with the same key exists
+  int compile_jobs = 0;             // parallel compiles (0: the CPU's threads)
+  RunOptions run;                   // the template of every run
+  GradingPolicy grading;
+  std::function<void(const BatchProgress&)> on_progress;
+};
+
+// The submission files the inputs name, sorted and without duplicates.
+Expected<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs, const std::string& device);
+// Shard I of N: every N-th file of the sorted list, starting at I.
+std::vector<std::string> ShardOf(const std::vector<std::string>& files, int index, int count);
+// Parses "I/N" (0 <= I < N).
+Status ParseShard(const std::string& text, int* index, int* count);
+
+// Grades the inputs (this shard's share) and writes per-submission folders; an unsharded batch
+// also writes the batch files. Returns every entry of this run, reused ones included.
+Expected<std::vector<BatchEntry>> RunBatch(const BatchOptions& options);
+
+// Reads the per-submission results of one or more results folders (deduplicated by key).
+Expected<std::vector<BatchEntry>> LoadEntries(const std::vector<std::string>& dirs);
+
+// Ranks accepted, unflagged entries by the median of their first performance case; an entry
+// whose 95% interval overlaps the previous one's shares its rank (marked tied).
+std::vector<LeaderboardRow> Leaderboard(const std::vector<BatchEntry>& entries);
+
+// batch.json, leaderboard.md, junit.xml, report.html, scores.csv in `out_dir`.
+Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPolicy& grading, const std::string& out_dir);
+Json BatchToJson(const std::vector<BatchEntry>& entries, const GradingPolicy& grading);
+
+}  // namespace judge

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+// The batch-level files, built only from the per-submission reports (so a merge of shards and an
+// unsharded batch write the same thing): batch.json, leaderboard.md, junit.xml, report.html,
+// scores.csv.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "judge/batch/batch.h"
+#include "judge/protocol/messages.h"
+#include "judge/report/markup.h"
+#include "judge/report/reporter.h"
+
+namespace judge {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string Fixed(double v, const char* fmt) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+// The largest performance case the entries ran: the bandwidth chart's size.
+std::string LargestPerformanceCase(const std::vector<BatchEntry>& entries) {
+  std::string name;
+  int64_t bytes = -1;
+  for (const auto& e : entries)
+    for (const auto& c : e.report.cases)
+      if (c.kind == CaseKind::kPerformance && c.name.find("_unpredictable_size") == std::string::npos && c.min_bytes > bytes) {
+        bytes = c.min_bytes;
+        name = c.name;
+      }
+  return name;
+}
+
+const CaseResult* FindCase(const RunReport& r, const std::string& name) {
+  for (const auto& c : r.cases)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+double Ceiling(const std::vector<BatchEntry>& entries) {
+  for (const auto& e : entries)
+    if (e.report.ceiling_gbps > 0) return e.report.ceiling_gbps;
+  return 0;
+}
+
+std::string RankText(const LeaderboardRow& row) { return std::to_string(row.rank) + (row.tied ? "=" : ""); }
+
+std::string Csv(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string Markdown(const std::vector<BatchEntry>& entries, const GradingPolicy& grading) {
+  std::ostringstream o;
+  std::map<std::string, int> counts;
+  for (const auto& e : entries) counts[std::string(VerdictShort(e.report.verdict))]++;
+  o << "# Batch results\n\n" << entries.size() << " submission(s):";
+  for (const auto& [v, n] : counts) o << " " << n << " " << v;
+  if (!entries.empty() && entries.front().report.device) o << "; " << entries.front().report.device->name;
+  if (double c = Ceiling(entries); c > 0) o << "; measured read ceiling " << Fixed(c, "%.0f") << " GB/s";
+  o << ".\n\n## Leaderboard\n\nAccepted submissions by the median of their first performance case; `=` marks a tie: "
+       "the 95% intervals of the two medians overlap, so their order is noise.\n\n";
+  o << "| rank | submission | median | 95% interval | GB/s |\n|---:|---|---:|---|---:|\n";
+  for (const auto& row : Leaderboard(entries)) {
+    const CaseResult* perf = row.entry->report.PrimaryPerformanceCase();
+    o << "| " << RankText(row) << " | " << row.entry->name << " | " << FormatMs(row.median_ms) << " | " << FormatMs(row.low_ms)
+      << " - " << FormatMs(row.high_ms) << " | " << Fixed(perf->gbps, "%.0f") << " |\n";
+  }
+  o << "\n## Every submission\n\n| submission | verdict | cases accepted | score | judged in |\n|---|---|---:|---:|---:|\n";
+  for (const auto& e : entries) {
+    int ok = 0;
+    for (const auto& c : e.report.cases) ok += c.verdict == Verdict::kAccepted;
+    Score s = ScoreRun(e.report, grading);
+    o << "| " << e.name << " | " << VerdictShort(e.report.verdict) << " | " << ok << "/" << e.report.cases.size() << " | "
+      << Fixed(s.total(), "%.1f") << "/" << Fixed(s.max_total(), "%.0f") << " | " << FormatMs(e.report.seconds * 1e3) << " |\n";
+  }
+  return o.str();
+}
+
+std::string Html(const std::vector<BatchEntry>& entries, const GradingPolicy& grading) {
+  std::ostringstream b;
+  double ceiling = Ceiling(entries);
+  b << "<h1>Batch results</h1>\n<p class=\"muted\">" << entries.size() << " submission(s)";
+  if (!entries.empty() && entries.front().report.device) b << "; " << EscapeXml(entries.front().report.device->name);
+  if (ceiling > 0) b << "; measured read ceiling " << Fixed(ceiling, "%.0f") << " GB/s";
+  b << "</p>\n";
+
+  std::string big = LargestPerformanceCase(entries);
+  BarChart bandwidth;
+  bandwidth.title = "Bandwidth per submission at " + big + " (cold L2) against the measured ceiling";
+  bandwidth.axis = "GB/s";
+  bandwidth.reference = ceiling;
+  bandwidth.reference_label = "ceiling " + GbpsText(ceiling);
+  BarChart ladder;
+  std::string primary;
+  for (const auto& e : entries)
+    if (const CaseResult* p = e.report.PrimaryPerformanceCase(); p && primary.empty()) primary = p->name;
+  ladder.title = "Time per submission at " + primary + " (lower is faster)";
+  ladder.axis = "microseconds";
+  ladder.log_scale = true;
+  for (const auto& e : entries) {
+    const CaseResult* c = FindCase(e.report, big);
+    const CaseResult* p = FindCase(e.report, primary);
+    bool ok = e.report.verdict == Verdict::kAccepted;
+    std::string cls = ok ? "bar" : "bar bad";
+    if (c && c->gbps > 0) bandwidth.bars.push_back({e.name, c->gbps, GbpsText(c->gbps) + (ok ? "" : " (" + std::string(VerdictShort(e.report.verdict)) + ")"), cls});
+    if (p && p->audit.honest_median_ms > 0)
+      ladder.bars.push_back({e.name, p->audit.honest_median_ms * 1e3, FormatMs(p->audit.honest_median_ms), cls});
+  }
+  if (!bandwidth.bars.empty()) b << RenderBarChart(bandwidth);
+  if (!ladder.bars.empty()) b << RenderBarChart(ladder);
+
+  b << "<h2>Leaderboard</h2>\n<p class=\"muted\">Accepted, unflagged submissions by the median at " << EscapeXml(primary)
+    << "; \"=\" marks a tie (overlapping 95% intervals).</p>\n<table>\n<tr><th class=\"num\">rank</th><th>submission</th>"
+       "<th class=\"num\">median</th><th>95% interval</th><th class=\"num\">GB/s</th></tr>\n";
+  for (const auto& row : Leaderboard(entries))
+    b << "<tr><td class=\"num\">" << RankText(row) << "</td><td>" << EscapeXml(row.entry->name) << "</td><td class=\"num\">"
+      << FormatMs(row.median_ms) << "</td><td>" << FormatMs(row.low_ms) << " - " << FormatMs(row.high_ms) << "</td><td class=\"num\">"
+      << Fixed(row.entry->report.PrimaryPerformanceCase()->gbps, "%.0f") << "</td></tr>\n";
+  b << "</table>\n<h2>Every submission</h2>\n<table>\n<tr><th>submission</th><th>verdict</th><th class=\"num\">cases</th>"
+       "<th class=\"num\">score</th><th>first problem</th></tr>\n";
+  for (const auto& e : entries) {
+    int ok = 0;
+    std::string first;
+    for (const auto& c : e.report.cases) {
+      ok += c.verdict == Verdict::kAccepted;
+      if (first.empty() && c.verdict != Verdict::kAccepted) first = c.name + ": " + c.detail;
+    }
+    if (first.empty()) first = e.report.message;
+    Score s = ScoreRun(e.report, grading);
+    b << "<tr><td><a href=\"submissions/" << EscapeXml(e.dir) << "/report.html\">" << EscapeXml(e.name) << "</a></td><td class=\""
+      << VerdictClass(e.report.verdict) << "\">" << VerdictShort(e.report.verdict) << "</td><td class=\"num\">" << ok << "/"
+      << e.report.cases.size() << "</td><td class=\"num\">" << Fixed(s.total(), "%.1f") << "/" << Fixed(s.max_total(), "%.0f")
+      << "</td><td>" << EscapeXml(first.substr(0, 200)) << "</td></tr>\n";
+  }
+  b << "</table>\n";
+  return HtmlPage("Batch results - gpu-judge", b.str());
+}
+
+std::string ScoresCsv(const std::vector<BatchEntry>& entries, const GradingPolicy& grading) {
+  std::ostringstream o;
+  o << "submission,verdict,score,max_score,median_us,gbps,rank\n";
+  std::map<const BatchEntry*, std::string> ranks;
+  for (const auto& row : Leaderboard(entries)) ranks[row.entry] = RankText(row);
+  for (const auto& e : entries) {
+    Score s = ScoreRun(e.report, grading);
+    const CaseResult* p = e.report.PrimaryPerformanceCase();
+    bool timed = p && e.report.verdict == Verdict::kAccepted && p->audit.honest_median_ms > 0;
+    o << Csv(e.name) << "," << VerdictShort(e.report.verdict) << "," << Fixed(s.total(), "%.2f") << "," << Fixed(s.max_total(), "%.2f")
+      << "," << (timed ? Fixed(p->audit.honest_median_ms * 1e3, "%.3f") : "") << "," << (timed ? Fixed(p->gbps, "%.1f") : "") << ","
+      << (ranks.count(&e) ? ranks[&e] : "") << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace
+
+Json BatchToJson(const std::vector<BatchEntry>& entries, const GradingPolicy& grading) {
+  Json list = Json::array();
+  for (const auto& e : entries) {
+    int ok = 0;
+    for (const auto& c : e.report.cases) ok += c.verdict == Verdict::kAccepted;
+    Score s = ScoreRun(e.report, grading);
+    Json j = {{"name", e.name}, {"key", e.key}, {"dir", "submissions/" + e.dir}, {"verdict", std::string(VerdictShort(e.report.verdict))},
+              {"verdict_code", int(e.report.verdict)}, {"cases", e.report.cases.size()}, {"accepted", ok},
+              {"score", s.total()}, {"max_score", s.max_total()}, {"sha256", e.report.submission_sha256}};
+    if (const CaseResult* p = e.report.PrimaryPerformanceCase(); p && p->audit.honest_median_ms > 0)
+      j["performance"] = {{"case", p->name}, {"median_ms", p->audit.honest_median_ms}, {"noise", p->event.noise},
+                          {"gbps", p->gbps}, {"flags", p->flags}};
+    list.push_back(j);
+  }
+  Json board = Json::array();
+  for (const auto& row : Leaderboard(entries))
+    board.push_back({{"rank", row.rank}, {"tied", row.tied}, {"name", row.entry->name}, {"median_ms", row.median_ms},
+                     {"low_ms", row.low_ms}, {"high_ms", row.high_ms}});
+  Json j = {{"schema", "gpu-judge.batch"}, {"schema_version", 1}, {"judge_version", kJudgeVersion},
+            {"submissions", entries.size()}, {"ceiling_gbps", Ceiling(entries)},
+            {"grading", GradingPolicyToJson(grading)}, {"entries", list}, {"leaderboard", board}};
+  if (!entries.empty() && entries.front().report.device) j["device"] = DeviceInfoToJson(*entries.front().report.device);
+  return j;
+}
+
+Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPolicy& grading, const std::string& out_dir) {
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  auto write = [&](const std::string& name, const std::string& text) -> Status {
+    std::ofstream out(fs::path(out_dir) / name, std::ios::binary);
+    out << text;
+    if (!out) return MakeError(ErrorCode::kIo, "cannot write " + (fs::path(out_dir) / name).string());
+    return Status::Ok();
+  };
+  std::vector<const RunReport*> runs;
+  for (const auto& e : entries) runs.push_back(&e.report);
+  std::ostringstream junit;
+  WriteJunit(runs, junit);
+  JUDGE_TRY(write("batch.json", BatchToJson(entries, grading).dump(2) + "\n"));
+  JUDGE_TRY(write("leaderboard.md", Markdown(entries, grading)));
+  JUDGE_TRY(write("junit.xml", junit.str()));
+  JUDGE_TRY(write("report.html", Html(entries, grading)));
+  return write("scores.csv", ScoresCsv(entries, grading));
+}
+
+}  // namespace judge

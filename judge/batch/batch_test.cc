@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+#include <gtest/gtest.h>
+
+#include "judge/batch/batch.h"
+#include "judge/grade/grading_policy.h"
+#include "judge/report/markup.h"
+#include "judge/report/reporter.h"
+
+namespace judge {
+namespace {
+
+BatchEntry Entry(const std::string& name, Verdict v, double median_ms, double noise, double gbps = 100) {
+  BatchEntry e;
+  e.name = name;
+  e.report.verdict = v;
+  CaseResult perf;
+  perf.name = "perf_4m";
+  perf.kind = CaseKind::kPerformance;
+  perf.verdict = v;
+  perf.event = Summarize({median_ms});
+  perf.event.noise = noise;
+  perf.audit.honest_median_ms = median_ms;
+  perf.gbps = gbps;
+  e.report.cases.push_back(perf);
+  return e;
+}
+
+TEST(Leaderboard, RanksAcceptedByMedianAndTiesOverlappingIntervals) {
+  std::vector<BatchEntry> entries = {
+      Entry("c", Verdict::kAccepted, 0.0100, 0.001),    // 10.00 us +- 0.02
+      Entry("a", Verdict::kAccepted, 0.0101, 0.001),    // 10.10 us: overlaps c? no (10.02 < 10.08)
+      Entry("b", Verdict::kAccepted, 0.01005, 0.005),   // 10.05 us +- 0.10: overlaps both
+      Entry("d", Verdict::kWrongAnswer, 0.001, 0.001),  // fastest, but wrong: not ranked
+      Entry("e", Verdict::kAccepted, 0.0200, 0.001),
+  };
+  entries[4].report.cases[0].flags.push_back("work escaped the event window");  // flagged: not ranked
+  auto rows = Leaderboard(entries);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].entry->name, "c");
+  EXPECT_EQ(rows[1].entry->name, "b");
+  EXPECT_EQ(rows[2].entry->name, "a");
+  EXPECT_EQ(rows[0].rank, 1);
+  EXPECT_EQ(rows[1].rank, 1);  // b's interval reaches c's
+  EXPECT_EQ(rows[2].rank, 1);  // and a's reaches b's
+  EXPECT_TRUE(rows[0].tied && rows[1].tied && rows[2].tied);
+
+  std::vector<BatchEntry> apart = {Entry("x", Verdict::kAccepted, 0.010, 0.001), Entry("y", Verdict::kAccepted, 0.020, 0.001)};
+  auto ranked = Leaderboard(apart);
+  EXPECT_EQ(ranked[1].rank, 2);
+  EXPECT_FALSE(ranked[0].tied || ranked[1].tied);
+}
+
+TEST(Shards, PartitionTheSortedListAndParse) {
+  std::vector<std::string> files = {"a", "b", "c", "d", "e"};
+  auto s0 = ShardOf(files, 0, 2), s1 = ShardOf(files, 1, 2);
+  EXPECT_EQ(s0, (std::vector<std::string>{"a", "c", "e"}));
+  EXPECT_EQ(s1, (std::vector<std::string>{"b", "d"}));
+  EXPECT_EQ(ShardOf(files, 0, 1), files);
+  int i = 0, n = 0;
+  EXPECT_TRUE(ParseShard("3/4", &i, &n).ok());
+  EXPECT_EQ(i, 3);
+  EXPECT_EQ(n, 4);
+  for (const char* bad : {"4/4", "-1/2", "1", "a/b", "1/0", "1/2x"}) EXPECT_FALSE(ParseShard(bad, &i, &n).ok()) << bad;
+}
+
+TEST(ReportJson, RoundTripsEverythingTheReportersUse) {
+  RunReport r;
+  r.started_at = "2026-11-30T07:00:00Z";
+  r.submission_path = "submissions/10_vectorized.cu";
+  r.problem = "reduction";
+  r.verdict = Verdict::kWrongAnswer;
+  r.exit_code = ExitCode::kRejected;
+  r.ceiling_gbps = 4473;
+  r.ceiling_source = "cached";
+  DeviceInfo d;
+  d.kind = "cuda";
+  d.name = "NVIDIA H200";
+  d.sm_clock_mhz = 1980;
+  r.device = d;
+  r.build.attempted = r.build.ok = true;
+  r.build.compiler = "nvcc 13.0";
+  CaseResult c;
+  c.name = "perf_4m";
+  c.kind = CaseKind::kPerformance;
+  c.scalars = {{"N", 4194304}};
+  c.verdict = Verdict::kWrongAnswer;
+  c.detail = "output[0] = 1, expected 2";
+  c.event = Summarize({0.0089, 0.0090, 0.0091});
+  c.hot = Summarize({0.0087});
+  c.audit.honest_median_ms = 0.0090;
+  c.gbps = 1864;
+  c.sm_clock_mhz = 1975;
+  c.throttled_discarded = 2;
+  c.flags = {"implausible"};
+  CheckResult check;
+  check.expected = 2;
+  check.got = 1;
+  check.tolerance_used = 1e5;
+  c.check = check;
+  c.deterministic = false;
+  r.cases.push_back(c);
+  Json first = ReportToJson(r);
+  auto back = ReportFromJson(first);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(ReportToJson(*back).dump(), first.dump());
+  EXPECT_FALSE(ReportFromJson(Json{{"schema", "something else"}}).ok());
+}
+
+TEST(GradingPolicy, SplitsCorrectnessAndScalesPerformanceWithTheMetric) {
+  RunReport r;
+  r.ceiling_gbps = 4000;
+  r.verdict = Verdict::kAccepted;
+  for (int i = 0; i < 4; ++i) {
+    CaseResult c;
+    c.name = "case" + std::to_string(i);
+    c.verdict = Verdict::kAccepted;
+    r.cases.push_back(c);
+  }
+  r.cases[3].kind = CaseKind::kPerformance;
+  r.cases[3].gbps = 2400;  // 60% of the ceiling: halfway from 30 to 90
+  GradingPolicy p;
+  Score s = ScoreRun(r, p);
+  EXPECT_DOUBLE_EQ(s.total(), 80 + 10);
+  EXPECT_DOUBLE_EQ(s.max_total(), 100);
+  r.cases[3].flags.push_back("work escaped the event window");
+  EXPECT_DOUBLE_EQ(ScoreRun(r, p).total(), 80);  // a flagged figure earns no speed points
+  r.cases[3].flags.clear();
+  r.cases[1].verdict = Verdict::kWrongAnswer;
+  Score failed = ScoreRun(r, p);
+  EXPECT_DOUBLE_EQ(failed.total(), 60);  // 3 of 4 cases, and no speed points
+  EXPECT_NE(failed.performance_note.find("every case accepted"), std::string::npos);
+
+  auto custom = GradingPolicyFromJson(Json::parse(R"({"correctness_points": 10, "performance_points": 90,
+      "performance": {"metric": "median_us", "zero_at": 100, "full_at": 10}})"), "test");
+  ASSERT_TRUE(custom.ok());
+  r.cases[1].verdict = Verdict::kAccepted;
+  r.cases[3].audit.honest_median_ms = 0.055;  // 55 us: halfway from 100 down to 10
+  EXPECT_DOUBLE_EQ(ScoreRun(r, *custom).total(), 10 + 45);
+  EXPECT_FALSE(GradingPolicyFromJson(Json::parse(R"({"performance": {"metric": "speed"}})"), "test").ok());
+  EXPECT_FALSE(GradingPolicyFromJson(Json::parse(R"({"correctness_points": -1})"), "test").ok());
+}
+
+TEST(Svg, BarChartHasABarPerValueAndTheReferenceLine) {
+  BarChart c;
+  c.title = "t <&>";
+  c.bars = {{"a", 10, "10", "bar"}, {"b", 20, "20", "bar bad"}};
+  c.reference = 25;
+  c.reference_label = "ceiling";
+  std::string svg = RenderBarChart(c);
+  size_t bars = 0;
+  for (size_t at = svg.find("<rect"); at != std::string::npos; at = svg.find("<rect", at + 1)) ++bars;
+  EXPECT_EQ(bars, 2u);
+  EXPECT_NE(svg.find("class=\"reference\""), std::string::npos);
+  EXPECT_NE(svg.find("t &lt;&amp;&gt;"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace judge

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Shared by the XML, HTML and SVG writers.
+#include <string>
+#include <vector>
+
+#include "judge/core/verdict.h"
+
+namespace judge {
+
+// Escapes &, <, >, quotes; control characters XML 1.0 forbids become '?'.
+std::string EscapeXml(const std::string& s);
+
+// A horizontal bar chart as inline SVG (no script, no external resources).
+struct Bar {
+  std::string label;
+  double value = 0;
+  std::string text;       // printed after the bar ("4280 GB/s")
+  std::string css_class;  // "bar ok", "bar bad"...
+};
+
+struct BarChart {
+  std::string title;
+  std::string axis;            // "GB/s"
+  std::vector<Bar> bars;
+  double reference = 0;        // a dashed vertical line (0: none)
+  std::string reference_label;
+  bool log_scale = false;
+};
+
+std::string RenderBarChart(const BarChart& chart);
+
+// CSS class of a verdict in the HTML reports; "4280 GB/s".
+std::string VerdictClass(Verdict v);
+std::string GbpsText(double gbps);
+
+// The page shell both HTML reports share: inline CSS, a title, the body given.
+std::string HtmlPage(const std::string& title, const std::string& body);
+
+}  // namespace judge

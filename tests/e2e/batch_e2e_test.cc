@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+// `judge batch` and `judge merge` end to end, through the host test double: every output format,
+// resuming, sharding, and the HTML report rendered by a real browser (headless Chromium).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "judge/util/fs.h"
+#include "tests/judge_cli.h"
+
+namespace judge::testing {
+namespace {
+namespace fs = std::filesystem;
+
+fs::path Scratch() {
+  static fs::path dir = fs::temp_directory_path() / ("judge-batch-e2e-" + std::to_string(::getpid()));
+  return dir;
+}
+
+// A course's folder: two correct kernels (one 16x slower), a crash, a float-accumulation WA and a
+// compile error.
+fs::path MakeSubmissions() {
+  fs::path dir = Scratch() / "students";
+  fs::create_directories(dir);
+  for (const char* f : {"good_sum.cc", "slow_sum.cc", "crash_on_large.cc", "float_accumulate.cc"})
+    fs::copy_file(SourcePath(std::string("tests/host_submissions/") + f), dir / f, fs::copy_options::overwrite_existing);
+  std::ofstream(dir / "broken.cc") << "extern \"C\" void solve(const float* in, float* out, int N) { this is not C++ }\n";
+  return dir;
+}
+
+JudgeRun Judge(std::vector<std::string> args) {
+  args.insert(args.end(), {"--root", JUDGE_SOURCE_DIR});
+  if (args[0] == "batch")
+    args.insert(args.end(), {"--device", "host", "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--cache-dir",
+                             JUDGE_TEST_CACHE_DIR});
+  return RunJudge(args);
+}
+
+Json ReadJson(const fs::path& p) {
+  auto text = ReadFile(p.string());
+  return text ? Json::parse(*text, nullptr, false) : Json();
+}
+
+std::string ReadText(const fs::path& p) { return ReadFile(p.string()).value_or(""); }
+
+class Batch : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    fs::remove_all(Scratch());
+    students_ = MakeSubmissions().string();
+    unsharded_ = (Scratch() / "all").string();
+    first_ = Judge({"batch", students_, "--out", unsharded_});
+  }
+  static void TearDownTestSuite() { fs::remove_all(Scratch()); }
+  static std::string students_, unsharded_;
+  static JudgeRun first_;
+};
+std::string Batch::students_, Batch::unsharded_;
+JudgeRun Batch::first_;
+
+TEST_F(Batch, WritesEveryFormatForEverySubmissionAndTheBatch) {
+  ASSERT_EQ(first_.exit_code, 0) << first_.output;  // graded: failing students are results, not errors
+  EXPECT_NE(first_.output.find("[  5/5]"), std::string::npos) << first_.output;  // progress
+  EXPECT_NE(first_.output.find("ETA"), std::string::npos);
+  Json batch = ReadJson(fs::path(unsharded_) / "batch.json");
+  ASSERT_TRUE(batch.is_object());
+  EXPECT_EQ(batch["schema"], "gpu-judge.batch");
+  ASSERT_EQ(batch["entries"].size(), 5u);
+  std::map<std::string, std::string> verdicts;
+  for (const auto& e : batch["entries"]) verdicts[Basename(e["name"].get<std::string>())] = e["verdict"];
+  EXPECT_EQ(verdicts["good_sum.cc"], "AC");
+  EXPECT_EQ(verdicts["slow_sum.cc"], "AC");
+  EXPECT_EQ(verdicts["crash_on_large.cc"], "RE");
+  EXPECT_EQ(verdicts["float_accumulate.cc"], "WA");
+  EXPECT_EQ(verdicts["broken.cc"], "CE");
+  ASSERT_EQ(batch["leaderboard"].size(), 2u);  // accepted only, fastest first
+  EXPECT_EQ(Basename(batch["leaderboard"][0]["name"]), "good_sum.cc");
+  EXPECT_EQ(batch["leaderboard"][0]["rank"], 1);
+  EXPECT_EQ(batch["leaderboard"][1]["rank"], 2);  // 16x slower: no overlap, no tie
+
+  for (const char* f : {"leaderboard.md", "report.html", "scores.csv", "junit.xml"})
+    EXPECT_TRUE(fs::exists(fs::path(unsharded_) / f)) << f;
+  EXPECT_NE(ReadText(fs::path(unsharded_) / "leaderboard.md").find("| 1 | "), std::string::npos);
+  std::string junit = (fs::path(unsharded_) / "junit.xml").string();
+  ASSERT_EQ(std::system("command -v xmllint >/dev/null"), 0) << "xmllint is installed by scripts/install-deps.sh";
+  std::string validate = "xmllint --noout --schema " + SourcePath("tests/schemas/junit.xsd") + " " + junit + " 2>&1";
+  EXPECT_EQ(std::system(validate.c_str()), 0) << validate;
+
+  int folders = 0;
+  for (const auto& d : fs::directory_iterator(fs::path(unsharded_) / "submissions")) {
+    ++folders;
+    for (const char* f : {"report.json", "junit.xml", "results.json", "summary.md", "report.html"})
+      EXPECT_TRUE(fs::exists(d.path() / f)) << d.path() << "/" << f;
+    Json g = ReadJson(d.path() / "results.json");  // Gradescope's fields, scored by grading.json
+    for (const char* key : {"score", "max_score", "output", "tests", "visibility", "execution_time"})
+      EXPECT_TRUE(g.contains(key)) << key;
+    EXPECT_DOUBLE_EQ(g["max_score"].get<double>(), 100);
+  }
+  EXPECT_EQ(folders, 5);
+}
+
+TEST_F(Batch, ARerunKeepsResultsAndRegradesOnlyWhatChanged) {
+  fs::path students = Scratch() / "students-rerun";
+  fs::remove_all(students);
+  fs::copy(students_, students);
+  std::string out = (Scratch() / "rerun").string();
+  ASSERT_EQ(Judge({"batch", students.string(), "--out", out}).exit_code, 0);
+  JudgeRun again = Judge({"batch", students.string(), "--out", out});
+  EXPECT_EQ(again.exit_code, 0);
+  EXPECT_NE(again.output.find("kept 5 result(s)"), std::string::npos) << again.output;
+  EXPECT_EQ(again.output.find("[  1/5]"), std::string::npos) << "nothing should be regraded:\n" << again.output;
+
+  std::ofstream(students / "good_sum.cc", std::ios::app) << "// edited\n";
+  JudgeRun edited = Judge({"batch", students.string(), "--out", out});
+  EXPECT_NE(edited.output.find("kept 4 result(s)"), std::string::npos) << edited.output;
+  int good_sum_folders = 0;
+  for (const auto& d : fs::directory_iterator(fs::path(out) / "submissions"))
+    good_sum_folders += d.path().filename().string().find("good_sum") != std::string::npos;
+  EXPECT_EQ(good_sum_folders, 1);  // the stale result is gone
+
+  JudgeRun forced = Judge({"batch", students.string(), "--out", out, "--force", "--strict"});
+  EXPECT_EQ(forced.exit_code, 1) << forced.output;  // --strict: some submissions were rejected
+  EXPECT_NE(forced.output.find("[  5/5]"), std::string::npos);
+}
+
+TEST_F(Batch, ShardedAndMergedEqualsUnsharded) {
+  std::string s0 = (Scratch() / "shard0").string(), s1 = (Scratch() / "shard1").string(), merged = (Scratch() / "merged").string();
+  ASSERT_EQ(Judge({"batch", students_, "--out", s0, "--shard", "0/2"}).exit_code, 0);
+  ASSERT_EQ(Judge({"batch", students_, "--out", s1, "--shard", "1/2"}).exit_code, 0);
+  EXPECT_FALSE(fs::exists(fs::path(s0) / "batch.json"));  // a shard writes its submissions only
+  size_t n0 = std::distance(fs::directory_iterator(fs::path(s0) / "submissions"), {});
+  size_t n1 = std::distance(fs::directory_iterator(fs::path(s1) / "submissions"), {});
+  EXPECT_EQ(n0, 3u);
+  EXPECT_EQ(n1, 2u);
+  JudgeRun m = Judge({"merge", s0, s1, "--out", merged});
+  ASSERT_EQ(m.exit_code, 0) << m.output;
+
+  Json a = ReadJson(fs::path(unsharded_) / "batch.json"), b = ReadJson(fs::path(merged) / "batch.json");
+  ASSERT_EQ(a["entries"].size(), b["entries"].size());
+  for (size_t i = 0; i < a["entries"].size(); ++i)
+    for (const char* key : {"name", "key", "dir", "verdict", "cases"})  // not "accepted": the hidden twin's size is per run
+      EXPECT_EQ(a["entries"][i][key], b["entries"][i][key]) << i << " " << key;
+  ASSERT_EQ(a["leaderboard"].size(), b["leaderboard"].size());
+  for (size_t i = 0; i < a["leaderboard"].size(); ++i) {
+    EXPECT_EQ(a["leaderboard"][i]["name"], b["leaderboard"][i]["name"]);
+    EXPECT_EQ(a["leaderboard"][i]["rank"], b["leaderboard"][i]["rank"]);
+  }
+  // The timings of two gradings differ; the same results give the same files, byte for byte.
+  std::string again = (Scratch() / "remerged").string();
+  ASSERT_EQ(Judge({"merge", unsharded_, "--out", again}).exit_code, 0);
+  for (const char* f : {"batch.json", "leaderboard.md", "scores.csv", "junit.xml", "report.html"})
+    EXPECT_EQ(ReadText(fs::path(unsharded_) / f), ReadText(fs::path(again) / f)) << f;
+}
+
+TEST_F(Batch, BadInputsAreUsageErrors) {
+  EXPECT_EQ(Judge({"batch", (Scratch() / "no-such-folder").string()}).exit_code, 2);
+  JudgeRun shard = Judge({"batch", students_, "--shard", "2/2"});
+  EXPECT_EQ(shard.exit_code, 2);
+  EXPECT_NE(shard.output.find("0 <= I < N"), std::string::npos) << shard.output;
+  JudgeRun merge = Judge({"merge", students_});
+  EXPECT_EQ(merge.exit_code, 2);
+  EXPECT_NE(merge.output.find("not a batch results folder"), std::string::npos) << merge.output;
+}
+
+// The HTML report must be something a browser draws: Chromium renders it headless; its DOM holds
+// the SVG charts' bars and the ceiling line, and the screenshot is a real picture.
+TEST_F(Batch, HtmlReportRendersItsChartsInHeadlessChromium) {
+  std::string browser;
+  for (const char* b : {"chromium", "chromium-browser", "google-chrome"})
+    if (std::system((std::string("command -v ") + b + " >/dev/null 2>&1").c_str()) == 0) { browser = b; break; }
+  if (browser.empty()) GTEST_SKIP() << "no Chromium here (scripts/install-deps.sh installs it on Debian)";
+  fs::path html = fs::path(unsharded_) / "report.html";
+  fs::path dom = Scratch() / "dom.html", png = Scratch() / "report.png";
+  std::string flags = " --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars ";
+  std::string dump = browser + flags + "--dump-dom file://" + html.string() + " > " + dom.string() + " 2>/dev/null";
+  ASSERT_EQ(std::system(dump.c_str()), 0) << dump;
+  std::string rendered = ReadText(dom);
+  size_t bars = 0;
+  for (size_t at = rendered.find("<rect class=\"bar"); at != std::string::npos; at = rendered.find("<rect class=\"bar", at + 1)) ++bars;
+  EXPECT_EQ(bars, 3u + 3u);  // bandwidth and time charts: the crash and the compile error have no figure
+  EXPECT_NE(rendered.find("class=\"reference\""), std::string::npos);  // the ceiling line
+  std::string shot = browser + flags + "--window-size=1100,1000 --screenshot=" + png.string() + " file://" + html.string() + " >/dev/null 2>&1";
+  ASSERT_EQ(std::system(shot.c_str()), 0) << shot;
+  ASSERT_TRUE(fs::exists(png));
+  EXPECT_GT(fs::file_size(png), 20000u);  // a blank page is a few KB
+}
+
+}  // namespace
+}  // namespace judge::testing
