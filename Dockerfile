@@ -3,7 +3,7 @@
 FROM nvidia/cuda:13.0.0-devel-ubuntu24.04
 
 COPY scripts/install-deps.sh /src/scripts/install-deps.sh
-RUN bash /src/scripts/install-deps.sh && rm -rf /var/lib/apt/lists/*
+RUN JUDGE_RUNTIME_ONLY=1 bash /src/scripts/install-deps.sh && rm -rf /var/lib/apt/lists/*
 
 COPY . /src
 RUN cmake -S /src -B /src/build -G Ninja -DJUDGE_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Release \

@@ -3,7 +3,7 @@
 # Grades every sample in submissions/ with the judge and prints each run's table and result line.
 # usage: scripts/grade-samples.sh [BUILD_DIR] [OUT_DIR]   (OUT_DIR gets one JSON report per sample)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 build=${1:-build}
 out=${2:-}
 for f in submissions/*.cu; do

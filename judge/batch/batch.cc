@@ -38,7 +38,8 @@ bool IsSubmission(const fs::path& p, const std::string& device) {
 // and the options that change what is measured.
 Expected<std::string> ContextHash(const RunOptions& o) {
   std::string text = std::string("gpu-judge-batch-v1|") + kJudgeVersion + "|" + o.problem + "|" + o.device + "|" + o.arch +
-                     "|flush=" + o.flush_mode + "|hot=" + (o.hot ? "1" : "0") + "|cases=";
+                     "|flush=" + o.flush_mode + "|hot=" + (o.hot ? "1" : "0") +
+                     "|call_timeout=" + std::to_string(o.call_timeout_seconds) + "|cases=";
   for (const auto& f : o.case_filters) text += f + ",";
   std::string testcases = o.testcases_dir.empty() ? (fs::path(o.root) / "testcases" / o.problem).string() : o.testcases_dir;
   for (const std::string& dir : {(fs::path(o.root) / "problems" / o.problem).string(), testcases}) {

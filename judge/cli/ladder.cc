@@ -128,8 +128,9 @@ void WriteLadderMarkdown(const std::vector<LadderRung>& rungs, std::ostream& out
     out << "- date: " << first->started_at << "\n- judge: " << first->judge_version << "\n";
     if (first->device && first->device->kind == "cuda")
       out << "- device: " << first->device->name << " (sm_" << first->device->cc_major << first->device->cc_minor
-          << "), driver CUDA " << first->device->driver_version << ", peak " << Fixed(first->device->peak_bandwidth_gbps, "%.0f")
-          << " GB/s from device attributes\n";
+          << "), driver " << (first->device->driver_release.empty() ? "" : first->device->driver_release + " ") << "(CUDA "
+          << first->device->driver_version << "), runtime " << first->device->runtime_version << ", peak "
+          << Fixed(first->device->peak_bandwidth_gbps, "%.0f") << " GB/s from device attributes\n";
     else if (first->device)
       out << "- device: " << first->device->name << "\n";
     out << "- compiler: " << first->build.compiler << "\n";

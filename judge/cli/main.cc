@@ -334,6 +334,7 @@ int CmdBatch(int argc, char** argv) {
       ("cases", "only these cases (names or kinds, comma separated)", cxxopts::value<std::string>())
       ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
       ("points", "grading policy (default: problems/<problem>/grading.json; docs/GRADING.md)", cxxopts::value<std::string>())
+      ("call-timeout", "seconds one solve() call may take (default: the problem's limit)", cxxopts::value<double>())
       ("strict", "exit 1 when some submission is not accepted")
       ("q,quiet", "no progress lines on stderr")
       ("inputs", "folders, files or glob patterns", cxxopts::value<std::vector<std::string>>());
@@ -349,6 +350,7 @@ int CmdBatch(int argc, char** argv) {
   b.run.on_stage = nullptr;
   if (auto st = ApplyMeasureOptions(*args, b.run); !st) return ExitFor(st.error());
   if (args->count("cases")) b.run.case_filters = SplitCommas((*args)["cases"].as<std::string>());
+  if (args->count("call-timeout")) b.run.call_timeout_seconds = (*args)["call-timeout"].as<double>();
   b.out_dir = (*args)["out"].as<std::string>();
   b.force = args->count("force") > 0;
   b.compile_jobs = (*args)["jobs"].as<int>();

@@ -2,6 +2,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <memory>
 #include <string>
 
@@ -24,6 +26,19 @@ namespace {
 Error CudaError(cudaError_t err, const char* call, const char* file, int line) {
   return MakeError(ErrorCode::kCuda, std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err) + " (in " +
                                          call + " at " + file + ":" + std::to_string(line) + ")");
+}
+
+// "580.159.04" from "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Release Build ..."
+std::string DriverRelease() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  std::getline(in, line);
+  size_t at = line.find("Kernel Module");
+  if (at == std::string::npos) return "";
+  std::istringstream words(line.substr(at + 13));
+  std::string release;
+  words >> release;
+  return release;
 }
 
 std::string VersionString(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
@@ -83,6 +98,7 @@ class CudaDevice : public Device {
     info.peak_bandwidth_gbps = 2.0 * mem_clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
     info.driver_version = VersionString(driver);
     info.runtime_version = VersionString(runtime);
+    info.driver_release = DriverRelease();
     l2_bytes_ = info.l2_bytes;
     return info;
   }

@@ -19,6 +19,7 @@ struct DeviceInfo {
   int64_t l2_bytes = 0;
   int64_t memory_bytes = 0;
   std::string driver_version;  // "13.0" (CUDA version the driver supports)
+  std::string driver_release;  // "580.159.04" (the kernel module's, from /proc/driver/nvidia/version)
   std::string runtime_version;
   double peak_bandwidth_gbps = 0;  // 2 x memory clock x bus width / 8, from device attributes
   double sm_clock_mhz = 0;         // the SM clock's peak, from device attributes (0: unknown)

@@ -4,7 +4,7 @@
 # compile cache, then every sample, cold and warm. Prints wall seconds per step.
 # usage: scripts/bench/judge-speed.sh [JUDGE] [OUT_DIR] [SAMPLE]
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 judge=${1:-build/judge}
 out=${2:-$(mktemp -d)}
 sample=${3:-submissions/06_warp_unroll.cu}

@@ -4,7 +4,7 @@
 # per SM x the 256-byte L2 prefetch hint) over the performance cases, one judge run per shape, and prints each shape's figures.
 # usage: scripts/bench/tune-single-pass.sh [JUDGE] [OUT_DIR]
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 judge=${1:-build/judge}
 out=${2:-$(mktemp -d)}
 mkdir -p "$out"

@@ -7,7 +7,7 @@
 #  2. the spread of the judge's median over 5 separate runs (separate processes).
 # usage: scripts/bench/validate-timing.sh [JUDGE] [OUT_DIR] [SAMPLE] [KERNEL_REGEX]
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 judge=${1:-build/judge}
 out=${2:-$(mktemp -d)}
 sample=${3:-submissions/10_vectorized.cu}
