@@ -153,11 +153,21 @@ Status ValidateSubmissionPath(const std::string& path) {
   return Status::Ok();
 }
 
+constexpr int kTimeoutsBeforeGivingUp = 3;
+
 // Judges every case; keeps the small prepared cases for the sanitizer pass.
 void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Case>& cases, Supervisor& supervisor,
               const Reference& reference, RunReport& report, std::vector<PreparedCase>* small) {
   auto start = std::chrono::steady_clock::now();
+  int timeouts_in_a_row = 0;
   for (size_t i = 0; i < cases.size(); ++i) {
+    // A kernel that hung on three cases in a row would cost every remaining case its full limit
+    // (plus a fresh CUDA context): a course batch with a few of those would take hours.
+    if (timeouts_in_a_row >= kTimeoutsBeforeGivingUp) {
+      FailAll(report, {cases.begin() + long(i), cases.end()}, Verdict::kTimeLimit,
+              "not run: the " + std::to_string(kTimeoutsBeforeGivingUp) + " cases before it exceeded the time limit");
+      return;
+    }
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (elapsed > problem.limits.run_seconds) {
       FailAll(report, {cases.begin() + long(i), cases.end()}, Verdict::kTimeLimit,
@@ -178,6 +188,7 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
       result = report.cases.back();
     } else {
       result = supervisor.RunCase(*prepared);
+      timeouts_in_a_row = result.verdict == Verdict::kTimeLimit ? timeouts_in_a_row + 1 : 0;
       result.prepare_seconds = prepare_seconds;
       result.seconds += prepare_seconds;
       report.cases.push_back(result);

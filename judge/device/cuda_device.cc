@@ -28,17 +28,16 @@ Error CudaError(cudaError_t err, const char* call, const char* file, int line) {
                                          call + " at " + file + ":" + std::to_string(line) + ")");
 }
 
-// "580.159.04" from "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Release Build ..."
+// "580.159.04" from the first line of /proc/driver/nvidia/version, e.g. "NVRM version: NVIDIA UNIX
+// Open Kernel Module for x86_64  580.159.04  Release Build ...": the first word of digits and dots.
 std::string DriverRelease() {
   std::ifstream in("/proc/driver/nvidia/version");
-  std::string line;
+  std::string line, word;
   std::getline(in, line);
-  size_t at = line.find("Kernel Module");
-  if (at == std::string::npos) return "";
-  std::istringstream words(line.substr(at + 13));
-  std::string release;
-  words >> release;
-  return release;
+  std::istringstream words(line.substr(std::min(line.size(), line.find("Kernel Module"))));
+  while (words >> word)
+    if (word.find_first_not_of("0123456789.") == std::string::npos && word.find('.') != std::string::npos) return word;
+  return "";
 }
 
 std::string VersionString(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }

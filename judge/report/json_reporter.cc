@@ -35,7 +35,8 @@ Json CaseToJson(const CaseResult& c, const RunReport& r) {
                    {"pct_of_ceiling", r.ceiling_gbps > 0 ? Json(100 * c.gbps / r.ceiling_gbps) : Json(nullptr)},
                    {"pct_of_peak", r.device && r.device->peak_bandwidth_gbps > 0 ? Json(100 * c.gbps / r.device->peak_bandwidth_gbps) : Json(nullptr)},
                    {"audit", {{"unseen_ms", c.audit.unseen_ms}, {"escaped", c.audit.escaped},
-                              {"overhead_wall_ms", c.audit.overhead_wall_ms}, {"median_ms", c.audit.honest_median_ms}}},
+                              {"overhead_wall_ms", c.audit.overhead_wall_ms}, {"overhead_event_ms", c.overhead_event_ms},
+                              {"median_ms", c.audit.honest_median_ms}}},
                    {"l2_flush", r.flush_mode}, {"sm_clock_mhz", c.sm_clock_mhz},
                    {"throttled_discarded", c.throttled_discarded}};
     if (c.hot.count) j["timing"]["hot"] = StatsToJson(c.hot);  // labelled: the L2 was not flushed
@@ -166,6 +167,7 @@ CaseResult CaseFromJson(const Json& j) {
     c.audit.unseen_ms = Number(audit, "unseen_ms");
     c.audit.escaped = audit.value("escaped", false);
     c.audit.overhead_wall_ms = Number(audit, "overhead_wall_ms");
+    c.overhead_event_ms = Number(audit, "overhead_event_ms");
     c.audit.honest_median_ms = Number(audit, "median_ms");
   }
   c.input_variants = j.value("input_variants", 1);

@@ -31,6 +31,7 @@ struct CaseResult {
   SampleStats event;                      // device time per timed call, ms
   SampleStats wall;                       // host wall time per timed call incl. sync, ms
   TimingAudit audit;                      // events vs wall clock
+  double overhead_event_ms = 0;           // an empty event window after the same flush: the judge's own share
   SampleStats hot;                        // --hot: device time without the L2 flush (cache warm), ms
   double sm_clock_mhz = 0;                // median SM clock over the timed calls (0: unknown)
   int throttled_discarded = 0;            // timed calls dropped because the SM clock was throttled

@@ -432,6 +432,7 @@ std::optional<CheckResult> Supervisor::Rerun(const PreparedCase& c, const CaseRe
 
 void Supervisor::MeasureTiming(const CaseReport& rep, CaseResult& result) const {
   result.setup_seconds = rep.setup_ms / 1e3;
+  result.overhead_event_ms = rep.overhead_event_ms;
   bool any_steady = false;
   for (const CallRecord& call : rep.calls) any_steady |= call.kind == CallKind::kTimed && !call.throttled;
   std::vector<double> event, wall, hot, clocks;

@@ -25,6 +25,9 @@ for path in sys.argv[1:]:
                 f"n={d['samples']:<3} noise {100 * d['noise']:.2f}% {t['gbps']:7.0f} GB/s "
                 f"{t['pct_of_ceiling'] or 0:5.1f}% ceil, clock {t.get('sm_clock_mhz', 0):.0f} MHz, "
                 f"throttled {t.get('throttled_discarded', 0)}")
+        overhead = t["audit"].get("overhead_event_ms", 0)
+        if overhead:
+            line += f", empty window {overhead * 1e3:.2f} us ({100 * overhead / d['median_ms']:.1f}%)"
         if "hot" in t:
             line += f", hot {us(t['hot']['median_ms'])}"
         print(line)

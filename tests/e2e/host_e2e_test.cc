@@ -153,6 +153,18 @@ TEST(HostE2E, HangIsATimeLimitAndIsKilled) {
   EXPECT_LT(r.report["seconds"].get<double>(), 30);
 }
 
+TEST(HostE2E, AfterThreeTimeoutsInARowTheRestIsNotRun) {
+  JudgeRun r = RunHost("adversarial/host_hang.cc", {"--call-timeout", "0.5"});  // 7 cases
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  ASSERT_EQ(r.report["cases"].size(), 7u);
+  int not_run = 0;
+  for (const auto& c : r.report["cases"]) {
+    EXPECT_EQ(c["verdict"], "TLE") << c["name"];
+    not_run += c["detail"].get<std::string>().find("not run: the 3 cases before it") != std::string::npos;
+  }
+  EXPECT_EQ(not_run, 4);
+}
+
 TEST(HostE2E, CrashWhileLoadingFailsEveryCaseWithoutRetrying) {
   JudgeRun r = RunHost("adversarial/abort_in_constructor.cc");
   EXPECT_EQ(r.exit_code, 1) << r.output;
