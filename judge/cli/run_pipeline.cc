@@ -293,6 +293,7 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
       }
       config.sandbox = o.sandbox;
       config.hot = o.hot;
+      config.window_correction_ms = report.device ? report.device->empty_window_ms : 0;
       config.flush = o.flush_mode;
       report.flush_mode = o.flush_mode;
       std::vector<PreparedCase> small;

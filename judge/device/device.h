@@ -23,6 +23,10 @@ struct DeviceInfo {
   std::string runtime_version;
   double peak_bandwidth_gbps = 0;  // 2 x memory clock x bus width / 8, from device attributes
   double sm_clock_mhz = 0;         // the SM clock's peak, from device attributes (0: unknown)
+  // Measured when a worker opens the device: CUDA events around nothing, after the cold-call flush.
+  // Every timed call pays it; the judge subtracts it (the figure from its own worker, never from
+  // one that loaded a submission).
+  double empty_window_ms = 0;
   int device_count = 0;
 };
 

@@ -65,7 +65,8 @@ Json DeviceInfoToJson(const DeviceInfo& i) {
           {"cc_major", i.cc_major}, {"cc_minor", i.cc_minor}, {"sm_count", i.sm_count}, {"l2_bytes", i.l2_bytes},
           {"memory_bytes", i.memory_bytes}, {"driver_cuda_version", i.driver_version},
           {"runtime_version", i.runtime_version}, {"peak_bandwidth_gbps", i.peak_bandwidth_gbps},
-          {"device_count", i.device_count}, {"sm_clock_mhz", i.sm_clock_mhz}, {"driver_release", i.driver_release}};
+          {"device_count", i.device_count}, {"sm_clock_mhz", i.sm_clock_mhz}, {"driver_release", i.driver_release},
+          {"empty_window_ms", i.empty_window_ms}};
 }
 
 DeviceInfo DeviceInfoFromJson(const Json& j) {
@@ -83,6 +84,7 @@ DeviceInfo DeviceInfoFromJson(const Json& j) {
   i.device_count = j.value("device_count", 0);
   i.sm_clock_mhz = j.value("sm_clock_mhz", 0.0);
   i.driver_release = j.value("driver_release", "");
+  i.empty_window_ms = j.value("empty_window_ms", 0.0);
   return i;
 }
 

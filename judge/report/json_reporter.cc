@@ -38,6 +38,7 @@ Json CaseToJson(const CaseResult& c, const RunReport& r) {
                               {"overhead_wall_ms", c.audit.overhead_wall_ms}, {"overhead_event_ms", c.overhead_event_ms},
                               {"median_ms", c.audit.honest_median_ms}}},
                    {"l2_flush", r.flush_mode}, {"sm_clock_mhz", c.sm_clock_mhz},
+                   {"raw_median_ms", c.raw_event_median_ms}, {"window_correction_ms", c.window_correction_ms},
                    {"throttled_discarded", c.throttled_discarded}};
     if (c.hot.count) j["timing"]["hot"] = StatsToJson(c.hot);  // labelled: the L2 was not flushed
   }
@@ -162,6 +163,8 @@ CaseResult CaseFromJson(const Json& j) {
     c.warmup_calls = t.value("warmup_calls", 0);
     c.gbps = Number(t, "gbps");
     c.sm_clock_mhz = Number(t, "sm_clock_mhz");
+    c.raw_event_median_ms = Number(t, "raw_median_ms");
+    c.window_correction_ms = Number(t, "window_correction_ms");
     c.throttled_discarded = t.value("throttled_discarded", 0);
     const Json audit = t.value("audit", Json::object());
     c.audit.unseen_ms = Number(audit, "unseen_ms");

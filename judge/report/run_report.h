@@ -28,7 +28,9 @@ struct CaseResult {
   std::string detail;                     // why, for anything but a plain AC
   std::optional<CheckResult> check;       // the first (untimed) call's output
   std::optional<CheckResult> timed_check; // the last timed call's output
-  SampleStats event;                      // device time per timed call, ms
+  SampleStats event;                      // device time per timed call, net of the empty window, ms
+  double raw_event_median_ms = 0;         // the events' own median, before that correction
+  double window_correction_ms = 0;        // the empty event window subtracted from every call
   SampleStats wall;                       // host wall time per timed call incl. sync, ms
   TimingAudit audit;                      // events vs wall clock
   double overhead_event_ms = 0;           // an empty event window after the same flush: the judge's own share

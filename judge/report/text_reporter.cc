@@ -107,7 +107,11 @@ void WriteMeasurement(const RunReport& r, std::ostream& out) {
   bool any = false;
   for (const auto& c : r.cases) {
     if (c.kind != CaseKind::kPerformance || !c.event.count) continue;
-    if (!any) out << "\nmeasurement (performance cases; cold = L2 evicted by a " << r.flush_mode << " flush before every call):\n";
+    if (!any) {
+      out << "\nmeasurement (performance cases; cold = L2 evicted by a " << r.flush_mode << " flush before every call";
+      if (c.window_correction_ms > 0) out << "; times net of the " << FormatMs(c.window_correction_ms) << " an empty event window takes";
+      out << "):\n";
+    }
     any = true;
     char line[256];
     std::snprintf(line, sizeof line, "  %s: cold median %s, IQR %s..%s, min %s, %d samples, noise %.2f%%", c.name.c_str(),

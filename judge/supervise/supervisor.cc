@@ -431,6 +431,7 @@ std::optional<CheckResult> Supervisor::Rerun(const PreparedCase& c, const CaseRe
 }
 
 void Supervisor::MeasureTiming(const CaseReport& rep, CaseResult& result) const {
+  auto Net = [this](double ms) { return std::max(0.0, ms - config_.window_correction_ms); };
   result.setup_seconds = rep.setup_ms / 1e3;
   result.overhead_event_ms = rep.overhead_event_ms;
   bool any_steady = false;
@@ -445,7 +446,7 @@ void Supervisor::MeasureTiming(const CaseReport& rep, CaseResult& result) const 
       event.push_back(call.event_ms);
       wall.push_back(call.wall_ms);
     }
-    if (call.kind == CallKind::kHot) hot.push_back(call.event_ms);
+    if (call.kind == CallKind::kHot) hot.push_back(Net(call.event_ms));
     if (call.kind != CallKind::kTimed) continue;
     if (call.throttled && any_steady) { ++result.throttled_discarded; continue; }
     event.push_back(call.event_ms);
@@ -457,10 +458,17 @@ void Supervisor::MeasureTiming(const CaseReport& rep, CaseResult& result) const 
   if (!event.empty() && !any_steady)
     result.flags.push_back("the GPU was throttled through every timed call (SM clock " + std::to_string(int(result.sm_clock_mhz)) +
                            " MHz, under 75% of its peak): the timing is not representative");
-  result.event = Summarize(event);
+  // The audit compares what the events saw with the host's wait, so it takes the raw times; the
+  // reported figure is net of the empty window (what the events cost by themselves).
+  std::vector<double> net;
+  for (double ms : event) net.push_back(Net(ms));
+  result.event = Summarize(net);
   result.wall = Summarize(wall);
+  result.raw_event_median_ms = Summarize(event).median;
+  result.window_correction_ms = config_.window_correction_ms;
   if (event.empty()) return;
   result.audit = AuditTiming(event, wall, rep.overhead_wall_ms);
+  if (!result.audit.escaped) result.audit.honest_median_ms = result.event.median;
   if (result.audit.escaped)
     result.flags.push_back("work escaped the event window: the events saw " + std::to_string(result.audit.event_median_ms) +
                            " ms but the host waited " + std::to_string(result.audit.unseen_ms) +

@@ -33,6 +33,7 @@ struct SupervisorConfig {
   double time_scale = 1;             // multiplies the per-call and setup limits
   bool hot = false;                  // performance cases also get hot (no flush) samples
   std::string flush = "read";        // how the L2 is evicted before cold calls: read | write
+  double window_correction_ms = 0;   // subtracted from every timed call (DeviceInfo::empty_window_ms)
   int visible_device = -1;           // >= 0: the worker sees only this GPU (CUDA_VISIBLE_DEVICES)
 };
 

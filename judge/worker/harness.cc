@@ -105,23 +105,29 @@ Status CaseHarness::Setup(const CaseRequest& request) {
   return device_.Synchronize();
 }
 
-// The wall time of an empty event window after the same cache flush as a timed call, so the judge
-// can tell launch overhead and the flush from hidden work.
-Status CaseHarness::Calibrate(CaseReport* report) {
+Expected<EmptyWindow> MeasureEmptyWindow(Device& device, IntervalTimer& timer) {
   std::vector<double> event, wall;
   for (int i = 0; i < 7; ++i) {
-    JUDGE_TRY(device_.FlushCache());
+    JUDGE_TRY(device.FlushCache());
     auto start = Clock::now();
-    JUDGE_TRY(timer_->Start());
-    JUDGE_TRY(timer_->Stop());
-    JUDGE_TRY(device_.Synchronize());
+    JUDGE_TRY(timer.Start());
+    JUDGE_TRY(timer.Stop());
+    JUDGE_TRY(device.Synchronize());
     wall.push_back(SecondsSince(start) * 1e3);
-    auto ms = timer_->ElapsedMs();
+    auto ms = timer.ElapsedMs();
     if (!ms) return ms.error();
     event.push_back(*ms);
   }
-  report->overhead_event_ms = Summarize(event).median;
-  report->overhead_wall_ms = Summarize(wall).median;
+  return EmptyWindow{Summarize(event).median, Summarize(wall).median};
+}
+
+// The same empty window in the submission's worker: for the audit (hidden work shows as a wall
+// time the events did not see), never for the correction, which comes from the judge's own worker.
+Status CaseHarness::Calibrate(CaseReport* report) {
+  auto window = MeasureEmptyWindow(device_, *timer_);
+  if (!window) return window.error();
+  report->overhead_event_ms = window->event_ms;
+  report->overhead_wall_ms = window->wall_ms;
   return Status::Ok();
 }
 

@@ -44,6 +44,13 @@ struct GuardedBuffer {
   uint64_t checksum = 0;     // of data, inputs only
 };
 
+// An event window with nothing in it, after the same flush as a timed call (median of 7): what the
+// events cost by themselves (event_ms), and flush plus synchronisation on the host clock (wall_ms).
+struct EmptyWindow {
+  double event_ms = 0, wall_ms = 0;
+};
+Expected<EmptyWindow> MeasureEmptyWindow(Device& device, IntervalTimer& timer);
+
 class CaseHarness {
  public:
   using ProgressFn = std::function<void(const std::string& stage, int calls_done)>;

@@ -49,6 +49,12 @@ class Worker {
     if (!device_) return Fault("init", "unknown device kind \"" + kind + "\"");
     auto info = device_->Info();
     if (!info) return Fault("init", info.error().message);
+    // Before any submission is loaded into this process: the judge trusts only this figure.
+    auto timer = device_->CreateTimer();
+    if (!timer) return Fault("init", timer.error().message);
+    auto window = MeasureEmptyWindow(*device_, **timer);
+    if (!window) return Fault("init", window.error().message);
+    info->empty_window_ms = window->event_ms;
     Json j = DeviceInfoToJson(*info);
     j["type"] = "device";
     Send(j);

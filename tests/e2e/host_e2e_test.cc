@@ -55,6 +55,11 @@ TEST(HostE2E, CorrectSubmissionIsAcceptedWithTimings) {
   ASSERT_NE(perf, nullptr);
   EXPECT_GE((*perf)["timing"]["device"]["samples"].get<int>(), 10);  // the performance policy's minimum
   EXPECT_FALSE((*perf)["timing"].contains("hot"));  // only with --hot
+  // Times are net of the empty event window the judge's own worker measured.
+  double correction = (*perf)["timing"]["window_correction_ms"].get<double>();
+  EXPECT_DOUBLE_EQ(correction, r.report["device"]["empty_window_ms"].get<double>());
+  EXPECT_NEAR((*perf)["timing"]["raw_median_ms"].get<double>() - (*perf)["timing"]["device"]["median_ms"].get<double>(),
+              correction, 1e-9);
   EXPECT_EQ((*perf)["timing"]["l2_flush"], "read");
   EXPECT_GT((*perf)["timing"]["gbps"].get<double>(), 0);
   EXPECT_GT(r.report["bandwidth"]["ceiling_gbps"].get<double>(), 0);  // measured (or cached) for this device
@@ -364,8 +369,10 @@ TEST(HostE2E, WritesJunitAndGradescopeFilesFromTheSameRun) {
   EXPECT_NE(xml.find("<error message=\"RE: runtime error\" type=\"RE\">killed by SIGSEGV"), std::string::npos) << xml;
   Json g = Json::parse(ReadFile(base + ".json").value_or(std::string("null")), nullptr, false);
   ASSERT_TRUE(g.is_object());
-  EXPECT_EQ(g["max_score"], r.report["cases"].size());
-  EXPECT_EQ(g["score"], r.report["summary"]["by_verdict"].value("AC", 0));
+  // problems/reduction/grading.json: 80 points split over the cases, 20 for speed (none here: a crash).
+  double accepted = r.report["summary"]["by_verdict"].value("AC", 0);
+  EXPECT_DOUBLE_EQ(g["max_score"].get<double>(), 100);
+  EXPECT_NEAR(g["score"].get<double>(), 80 * accepted / double(r.report["cases"].size()), 1e-3);
   std::filesystem::remove(base + ".xml");
   std::filesystem::remove(base + ".json");
 }
