@@ -137,7 +137,10 @@ void WriteLadderMarkdown(const std::vector<LadderRung>& rungs, std::ostream& out
     if (first->ceiling_gbps > 0)
       out << "- ceiling: " << Fixed(first->ceiling_gbps, "%.0f") << " GB/s, a streaming read kernel on this GPU (" << first->ceiling_source << ")\n";
   }
-  out << "- times: median of cold calls (L2 flushed), CUDA events; speedup over the previous version at the largest size\n\n";
+  out << "- times: median of cold calls (L2 evicted by a read of twice its size before each), CUDA events";
+  if (first && first->device && first->device->empty_window_ms > 0)
+    out << ", net of the " << FormatMs(first->device->empty_window_ms) << " an empty event window takes";
+  out << "; speedup over the previous version at the largest size\n\n";
   auto md = [&](const std::vector<std::string>& cells) {
     out << "|";
     for (const auto& c : cells) out << " " << c << " |";

@@ -13,9 +13,10 @@ struct CeilingSweep {
 };
 
 // Streams `bytes` through a read-only float4 kernel in a few shapes (16-byte loads in flight per
-// thread x blocks per SM x L2 prefetch hint), `repeats` launches each after a warm-up; keeps the best. 0 on
-// success, else a cudaError_t.
-int DeviceReadBandwidth(size_t bytes, int repeats, CeilingSweep* result);
+// thread x blocks per SM x L2 prefetch hint), `repeats` launches each after a warm-up; keeps the
+// best. Each launch is timed like a judged call: stream held, minus the empty window `window_ms`.
+// 0 on success, else a cudaError_t.
+int DeviceReadBandwidth(size_t bytes, int repeats, double window_ms, CeilingSweep* result);
 
 // Reads `bytes` of `buffer` on the default stream without waiting: lines read are clean, so
 // evicting them later costs the timed kernel nothing (a memset flush leaves the L2 full of dirty

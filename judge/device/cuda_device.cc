@@ -169,11 +169,11 @@ class CudaDevice : public Device {
     return sum;
   }
   // 1 GiB (or 8x L2 if larger): far beyond the cache, small beside the GPU's memory.
-  Expected<ReadCeiling> MeasureReadCeiling() override {
+  Expected<ReadCeiling> MeasureReadCeiling(double window_ms) override {
     if (l2_bytes_ == 0) JUDGE_TRY(Info());
     size_t bytes = std::max<size_t>(size_t(1) << 30, size_t(l2_bytes_) * 8);
     CeilingSweep sweep;
-    CUDA_TRY(static_cast<cudaError_t>(DeviceReadBandwidth(bytes, 5, &sweep)));
+    CUDA_TRY(static_cast<cudaError_t>(DeviceReadBandwidth(bytes, 5, window_ms, &sweep)));
     return ReadCeiling{sweep.best_gbps, std::to_string(sweep.loads_in_flight) + " float4 loads in flight per thread, " +
                                             std::to_string(sweep.blocks_per_sm) + " blocks of 256 per SM, " +
                                             (sweep.prefetch ? "256-byte L2 prefetch, " : "") +

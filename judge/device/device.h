@@ -83,7 +83,8 @@ class Device {
   // Order-independent checksum of a buffer (checksum.h), to detect a modified input.
   virtual Expected<uint64_t> Checksum(const void* p, size_t bytes) = 0;
   // The best read bandwidth a streaming kernel reaches here, GB/s: the ceiling results are held to.
-  virtual Expected<ReadCeiling> MeasureReadCeiling() = 0;
+  // `window_ms`: the empty event window (MeasureEmptyWindow), subtracted like in every timed call.
+  virtual Expected<ReadCeiling> MeasureReadCeiling(double window_ms) = 0;
   virtual Expected<std::unique_ptr<IntervalTimer>> CreateTimer() = 0;
 };
 

@@ -78,7 +78,7 @@ class HostDevice : public Device {
     return true;
   }
   // The host double's ceiling: one core summing 64 MiB of floats.
-  Expected<ReadCeiling> MeasureReadCeiling() override {
+  Expected<ReadCeiling> MeasureReadCeiling(double) override {
     std::vector<float> data(size_t(16) << 20, 1.0f);
     double best = 0;
     for (int r = 0; r < 3; ++r) {

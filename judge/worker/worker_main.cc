@@ -73,7 +73,11 @@ class Worker {
 
   bool Ceiling() {
     if (!device_) return Fault("setup", "ceiling before init");
-    auto ceiling = device_->MeasureReadCeiling();
+    auto timer = device_->CreateTimer();
+    if (!timer) return Fault("setup", timer.error().message);
+    auto window = MeasureEmptyWindow(*device_, **timer);
+    if (!window) return Fault("setup", window.error().message);
+    auto ceiling = device_->MeasureReadCeiling(window->event_ms);
     if (!ceiling) return Fault("setup", ceiling.error().message);
     Send({{"type", "ceiling"}, {"gbps", ceiling->gbps}, {"shape", ceiling->shape}});
     return true;
