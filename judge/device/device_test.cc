@@ -6,6 +6,7 @@
 #include "judge/device/clock_probe.h"
 #include "judge/device/device.h"
 #include "judge/testcase/generate.h"
+#include "judge/testcase/generator_specs_for_tests.h"
 
 namespace judge {
 namespace {
@@ -22,14 +23,7 @@ TEST(CounterFill, DeviceDoubleGeneratesTheHostGeneratorsBytes) {
   auto device = MakeHostDevice();
   for (const char* dist : {"uniform", "uniform_int", "constant", "arange"}) {
     for (DType dtype : {DType::kFloat32, DType::kInt32}) {
-      GeneratorSpec g;
-      g.dist = dist;
-      g.low = -1000;
-      g.high = 1000;
-      g.value = 2.5;
-      g.start = -3;
-      g.step = 0.25;
-      g.seed = 77;
+      GeneratorSpec g = testing::EveryFieldSpec(dist, 77);
       g.head = {1e6, -1e6};
       auto fill = CounterFillFor(g, dtype);
       ASSERT_TRUE(fill.has_value()) << dist;

@@ -6,6 +6,7 @@
 
 #include "judge/device/device.h"
 #include "judge/testcase/generate.h"
+#include "judge/testcase/generator_specs_for_tests.h"
 #include "tests/judge_cli.h"
 
 namespace judge::testing {
@@ -62,14 +63,7 @@ TEST_F(GpuTest, GpuGeneratedInputsEqualTheHostGeneratorsBytes) {
   const int64_t n = 3 << 20;
   for (const char* dist : {"uniform", "uniform_int", "constant", "arange"}) {
     for (DType dtype : {DType::kFloat32, DType::kInt32}) {
-      GeneratorSpec g;
-      g.dist = dist;
-      g.low = -1000;
-      g.high = 1000;
-      g.value = 0.1;
-      g.start = -7.5;
-      g.step = 0.001;
-      g.seed = 20261130;
+      GeneratorSpec g = EveryFieldSpec(dist, 20261130);
       auto fill = CounterFillFor(g, dtype);
       ASSERT_TRUE(fill.has_value());
       HostBytes expected = MaterializeInput(InputSpec{std::nullopt, g}, dtype, n);
