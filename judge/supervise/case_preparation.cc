@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "judge/supervise/case_preparation.h"
 
+#include <future>
+
 namespace judge {
 namespace {
 
@@ -45,23 +47,34 @@ Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const 
   PreparedCase prepared;
   prepared.spec = c;
   int count = AllGenerated(c) ? std::max(1, variants) : 1;
+  std::vector<Case> cases;
   for (int k = 0; k < count; ++k) {
     Case variant = c;
     if (k > 0)
       for (auto& [name, spec] : variant.inputs) spec.generate->seed = VariantSeed(spec.generate->seed, run_secret, k);
+    prepared.variant_inputs.push_back(variant.inputs);
+    cases.push_back(std::move(variant));
+  }
+  // The variants' references run side by side: each generates its inputs on every core, but the
+  // reference itself is one thread (a 1e8-element float64 sum is most of a large case's preparation).
+  auto expect = [&](const Case& variant) -> Expected<ExpectedOutputs> {
     Json key = {{"problem", problem.name}, {"scalars", variant.scalars}};
     for (const auto& [name, spec] : variant.inputs) key["inputs"][name] = InputSpecToJson(spec);
-    std::optional<ExpectedOutputs> known = memo ? memo->Find(key.dump()) : std::nullopt;
-    if (!known) {
-      auto expected = reference.Compute(problem, variant);
-      if (!expected) return expected.error();
-      if (memo) memo->Remember(key.dump(), *expected);
-      prepared.expected.push_back(std::move(*expected));
-    } else {
-      prepared.expected.push_back(*known);
-    }
-    prepared.variant_inputs.push_back(variant.inputs);
+    if (memo)
+      if (auto known = memo->Find(key.dump())) return *known;
+    auto expected = reference.Compute(problem, variant);
+    if (expected && memo) memo->Remember(key.dump(), *expected);
+    return expected;
+  };
+  std::vector<std::future<Expected<ExpectedOutputs>>> pending;
+  for (const Case& variant : cases) pending.push_back(std::async(std::launch::async, expect, std::cref(variant)));
+  std::optional<Error> failure;
+  for (auto& p : pending) {
+    auto expected = p.get();
+    if (!expected) failure = expected.error();
+    else prepared.expected.push_back(std::move(*expected));
   }
+  if (failure) return *failure;
   return prepared;
 }
 
