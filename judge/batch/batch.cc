@@ -207,8 +207,10 @@ Expected<std::vector<BatchEntry>> RunBatch(const BatchOptions& b) {
     e.dir = FolderName(f, e.key);
     for (const auto& old : fs::directory_iterator(subs, ec)) {  // results of an earlier version of this file
       std::string n = old.path().filename().string();
-      if (n != e.dir && n.size() == e.dir.size() && n.compare(0, n.size() - 12, e.dir, 0, e.dir.size() - 12) == 0)
-        fs::remove_all(old.path(), ec);
+      bool same_prefix = n != e.dir && n.size() == e.dir.size() && n.compare(0, n.size() - 12, e.dir, 0, e.dir.size() - 12) == 0;
+      if (!same_prefix) continue;
+      auto meta = ParseJsonFile((old.path() / "entry.json").string());
+      if (meta && meta->value("name", "") == f) fs::remove_all(old.path(), ec);  // two names may share a folder prefix
     }
     auto kept = b.force ? Expected<BatchEntry>(MakeError(ErrorCode::kIo, "forced")) : ReadEntry(subs / e.dir);
     if (kept && kept->key == e.key) entries.push_back(std::move(*kept));
