@@ -120,7 +120,7 @@ std::string Clock(double seconds) {
 class CompilePool {
  public:
   CompilePool(int threads, std::vector<std::function<void()>> jobs) : jobs_(std::move(jobs)) {
-    for (auto& j : jobs_) done_.push_back(std::make_shared<std::promise<void>>());
+    for (size_t i = 0; i < jobs_.size(); ++i) done_.push_back(std::make_shared<std::promise<void>>());
     for (auto& d : done_) futures_.push_back(d->get_future().share());
     for (int t = 0; t < threads; ++t) threads_.emplace_back([this] { Work(); });
   }
@@ -186,20 +186,19 @@ Status ParseShard(const std::string& text, int* index, int* count) {
   return Status::Ok();
 }
 
-Expected<std::vector<BatchEntry>> RunBatch(const BatchOptions& b) {
-  auto start = std::chrono::steady_clock::now();
-  auto all = ExpandInputs(b.inputs, b.run.device);
-  if (!all) return all.error();
-  std::vector<std::string> files = ShardOf(*all, b.shard_index, b.shard_count);
+namespace {
+
+struct BatchPlan {
+  std::vector<BatchEntry> kept;  // graded earlier with the same key
+  std::vector<BatchEntry> todo;  // to grade now (report empty)
+};
+
+// Keys every file, drops the results of earlier versions of it, and keeps what is still valid.
+Expected<BatchPlan> PlanBatch(const BatchOptions& b, const std::vector<std::string>& files, const fs::path& subs) {
   auto context = ContextHash(b.run);
   if (!context) return context.error();
-  fs::path out = b.out_dir, subs = fs::path(b.out_dir) / "submissions";
+  BatchPlan plan;
   std::error_code ec;
-  fs::create_directories(subs, ec);
-  if (ec) return MakeError(ErrorCode::kUsage, "cannot create the results folder " + subs.string() + ": " + ec.message());
-
-  std::vector<BatchEntry> entries;
-  std::vector<BatchEntry> todo;
   for (const auto& f : files) {
     auto bytes = ReadFile(f);
     if (!bytes) return bytes.error();
@@ -213,88 +212,117 @@ Expected<std::vector<BatchEntry>> RunBatch(const BatchOptions& b) {
       if (meta && meta->value("name", "") == f) fs::remove_all(old.path(), ec);  // two names may share a folder prefix
     }
     auto kept = b.force ? Expected<BatchEntry>(MakeError(ErrorCode::kIo, "forced")) : ReadEntry(subs / e.dir);
-    if (kept && kept->key == e.key) entries.push_back(std::move(*kept));
-    else todo.push_back(std::move(e));
+    if (kept && kept->key == e.key) plan.kept.push_back(std::move(*kept));
+    else plan.todo.push_back(std::move(e));
   }
+  return plan;
+}
+
+std::string ProgressLine(const BatchProgress& p, const BatchEntry& e, const std::string& where, double elapsed, double eta) {
+  const CaseResult* perf = e.report.PrimaryPerformanceCase();
+  char line[512];
+  std::snprintf(line, sizeof line, "[%3zu/%zu] %-40s %-3s %10s  (%s%.1f s)  elapsed %s  ETA %s", p.done, p.total, e.name.c_str(),
+                std::string(VerdictShort(e.report.verdict)).c_str(), perf ? FormatMs(perf->audit.honest_median_ms).c_str() : "-",
+                where.c_str(), e.report.seconds, Clock(elapsed).c_str(), Clock(eta).c_str());
+  return line;
+}
+
+// Compiles `todo` on a pool of CPU threads while one runner per GPU grades them in order; each
+// graded submission is written to its folder and appended to `entries`.
+Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<BatchEntry>& todo,
+                    std::vector<BatchEntry>& entries, BatchProgress& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  auto interrupted = [&] { return b.run.interrupted && b.run.interrupted->load(); };
+  auto facts = ProbeDeviceFacts(b.run);
+  if (!facts) return facts.error();
+  RunOptions base = b.run;
+  base.known_device = *facts;
+  base.on_case_done = nullptr;
+  base.on_stage = nullptr;
+  if (!base.memo) base.memo = std::make_shared<ExpectedMemo>();
+  auto problem = LoadProblem((fs::path(base.root) / "problems").string(), base.problem);
+  if (!problem) return problem.error();
+  const std::string target = CompileTarget(base, facts->get());
+  const int jobs = b.compile_jobs > 0 ? b.compile_jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+  const int runners = base.device == "cuda" ? std::max(1, (*facts)->info.device_count) : 1;
+  std::vector<std::function<void()>> compiles;
+  for (const auto& e : todo)
+    compiles.push_back([&, path = e.name] {
+      if (!base.cache_dir.empty() && ExtensionOf(path) != ".so")
+        (void)BuildOnly(path, base.device, target, base.cache_dir, problem->entry_point, problem->Declaration());
+    });
+  if (b.on_progress) {
+    progress.line = "grading " + std::to_string(todo.size()) + " submission(s): " + std::to_string(jobs) +
+                    " parallel compiles, " + std::to_string(runners) + " GPU runner(s)" +
+                    (b.shard_count > 1 ? ", shard " + std::to_string(b.shard_index) + "/" + std::to_string(b.shard_count) : "");
+    b.on_progress(progress);
+  }
+  std::mutex mu;
+  std::atomic<size_t> next{0};
+  std::optional<Error> failure;
+  double graded_seconds = 0;
+  size_t graded = 0;
+  const int compile_threads = std::min<int>(jobs, int(compiles.size()));  // before the move below
+  CompilePool pool(compile_threads, std::move(compiles));
+  auto run = [&](int gpu) {
+    for (size_t i = next++; i < todo.size() && !interrupted(); i = next++) {
+      pool.Wait(i);
+      RunOptions o = base;
+      o.submission = todo[i].name;
+      o.gpu = runners > 1 ? gpu : -1;
+      auto t0 = std::chrono::steady_clock::now();
+      auto report = RunSubmission(o);
+      std::lock_guard<std::mutex> lock(mu);
+      if (interrupted()) return;  // a partial run is not a result
+      Status written = report ? Status::Ok() : Status(report.error());
+      if (written) {
+        todo[i].report = std::move(*report);
+        written = WriteEntry(todo[i], b.grading, subs / todo[i].dir);
+      }
+      if (!written) {  // the judge failed: stop grading, keep what is written
+        failure = written.error();
+        next = todo.size();
+        pool.Cancel();
+        return;
+      }
+      graded_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ++graded;
+      entries.push_back(todo[i]);
+      progress.done = entries.size();
+      progress.current = todo[i].name;
+      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      double eta = graded_seconds / double(graded) * double(todo.size() - graded) / runners;
+      progress.line = ProgressLine(progress, todo[i], runners > 1 ? "GPU " + std::to_string(gpu) + ", " : "", elapsed, eta);
+      if (b.on_progress) b.on_progress(progress);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int gpu = 0; gpu < runners; ++gpu) threads.emplace_back(run, gpu);
+  for (auto& t : threads) t.join();
+  if (interrupted()) pool.Cancel();
+  if (failure) return *failure;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Expected<std::vector<BatchEntry>> RunBatch(const BatchOptions& b) {
+  auto all = ExpandInputs(b.inputs, b.run.device);
+  if (!all) return all.error();
+  std::vector<std::string> files = ShardOf(*all, b.shard_index, b.shard_count);
+  fs::path subs = fs::path(b.out_dir) / "submissions";
+  std::error_code ec;
+  fs::create_directories(subs, ec);
+  if (ec) return MakeError(ErrorCode::kUsage, "cannot create the results folder " + subs.string() + ": " + ec.message());
+  auto plan = PlanBatch(b, files, subs);
+  if (!plan) return plan.error();
+  std::vector<BatchEntry> entries = std::move(plan->kept);
   BatchProgress progress{entries.size(), files.size(), entries.size(), "", ""};
   if (b.on_progress && !entries.empty()) {
     progress.line = "kept " + std::to_string(entries.size()) + " result(s) graded earlier (same key; --force regrades)";
     b.on_progress(progress);
   }
-
-  if (!todo.empty()) {
-    auto facts = ProbeDeviceFacts(b.run);
-    if (!facts) return facts.error();
-    RunOptions base = b.run;
-    base.known_device = *facts;
-    base.on_case_done = nullptr;
-    base.on_stage = nullptr;
-    if (!base.memo) base.memo = std::make_shared<ExpectedMemo>();
-    auto problem = LoadProblem((fs::path(base.root) / "problems").string(), base.problem);
-    if (!problem) return problem.error();
-    const std::string target = CompileTarget(base, facts->get());
-    int jobs = b.compile_jobs > 0 ? b.compile_jobs : int(std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::function<void()>> compiles;
-    for (const auto& e : todo)
-      compiles.push_back([&, path = e.name] {
-        if (!base.cache_dir.empty() && ExtensionOf(path) != ".so")
-          (void)BuildOnly(path, base.device, target, base.cache_dir, problem->entry_point, problem->Declaration());
-      });
-    int runners = base.device == "cuda" ? std::max(1, (*facts)->info.device_count) : 1;
-    if (b.on_progress) {
-      progress.line = "grading " + std::to_string(todo.size()) + " submission(s): " + std::to_string(jobs) +
-                      " parallel compiles, " + std::to_string(runners) + " GPU runner(s)" +
-                      (b.shard_count > 1 ? ", shard " + std::to_string(b.shard_index) + "/" + std::to_string(b.shard_count) : "");
-      b.on_progress(progress);
-    }
-    std::mutex mu;
-    std::atomic<size_t> next{0};
-    std::optional<Error> failure;
-    double graded_seconds = 0;
-    size_t graded = 0;
-    {
-      const int compile_threads = std::min<int>(jobs, int(compiles.size()));  // before the move below
-      CompilePool pool(compile_threads, std::move(compiles));
-      std::vector<std::thread> threads;
-      for (int gpu = 0; gpu < runners; ++gpu) {
-        threads.emplace_back([&, gpu] {
-          for (size_t i = next++; i < todo.size(); i = next++) {
-            if (b.run.interrupted && b.run.interrupted->load()) return;
-            pool.Wait(i);
-            RunOptions o = base;
-            o.submission = todo[i].name;
-            o.gpu = runners > 1 ? gpu : -1;
-            auto t0 = std::chrono::steady_clock::now();
-            auto report = RunSubmission(o);
-            std::lock_guard<std::mutex> lock(mu);
-            if (!report) { failure = report.error(); return; }
-            if (b.run.interrupted && b.run.interrupted->load()) return;  // a partial run is not a result
-            todo[i].report = std::move(*report);
-            if (auto st = WriteEntry(todo[i], b.grading, subs / todo[i].dir); !st) { failure = st.error(); return; }
-            graded_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            ++graded;
-            entries.push_back(todo[i]);
-            progress.done = entries.size();
-            progress.current = todo[i].name;
-            double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            double eta = graded_seconds / double(graded) * double(todo.size() - graded) / runners;
-            const CaseResult* perf = todo[i].report.PrimaryPerformanceCase();
-            char line[512];
-            std::snprintf(line, sizeof line, "[%3zu/%zu] %-40s %-3s %10s  (%s%.1f s)  elapsed %s  ETA %s", progress.done,
-                          progress.total, todo[i].name.c_str(), std::string(VerdictShort(todo[i].report.verdict)).c_str(),
-                          perf ? FormatMs(perf->audit.honest_median_ms).c_str() : "-",
-                          runners > 1 ? ("GPU " + std::to_string(gpu) + ", ").c_str() : "", todo[i].report.seconds,
-                          Clock(elapsed).c_str(), Clock(eta).c_str());
-            progress.line = line;
-            if (b.on_progress) b.on_progress(progress);
-          }
-        });
-      }
-      for (auto& t : threads) t.join();
-      if (b.run.interrupted && b.run.interrupted->load()) pool.Cancel();
-    }
-    if (failure) return *failure;
-  }
+  if (!plan->todo.empty()) JUDGE_TRY(GradePending(b, subs, plan->todo, entries, progress));
   std::sort(entries.begin(), entries.end(), [](const BatchEntry& x, const BatchEntry& y) { return x.name < y.name; });
   if (b.shard_count == 1 && !(b.run.interrupted && b.run.interrupted->load()))
     JUDGE_TRY(WriteBatchFiles(entries, b.grading, b.out_dir));
