@@ -55,11 +55,11 @@ TEST(HostE2E, CorrectSubmissionIsAcceptedWithTimings) {
   ASSERT_NE(perf, nullptr);
   EXPECT_GE((*perf)["timing"]["device"]["samples"].get<int>(), 10);  // the performance policy's minimum
   EXPECT_FALSE((*perf)["timing"].contains("hot"));  // only with --hot
-  // Times are net of the empty event window the judge's own worker measured.
-  double correction = (*perf)["timing"]["window_correction_ms"].get<double>();
-  EXPECT_DOUBLE_EQ(correction, r.report["device"]["empty_window_ms"].get<double>());
-  EXPECT_NEAR((*perf)["timing"]["raw_median_ms"].get<double>() - (*perf)["timing"]["device"]["median_ms"].get<double>(),
-              correction, 1e-9);
+  // The host double's clock is too cheap to correct for (on the GPU, times are net of the empty
+  // event window: tests/gpu); its empty window is still measured and reported.
+  EXPECT_GE(r.report["device"]["empty_window_ms"].get<double>(), 0);
+  EXPECT_EQ((*perf)["timing"]["window_correction_ms"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ((*perf)["timing"]["raw_median_ms"].get<double>(), (*perf)["timing"]["device"]["median_ms"].get<double>());
   EXPECT_EQ((*perf)["timing"]["l2_flush"], "read");
   EXPECT_GT((*perf)["timing"]["gbps"].get<double>(), 0);
   EXPECT_GT(r.report["bandwidth"]["ceiling_gbps"].get<double>(), 0);  // measured (or cached) for this device
