@@ -114,11 +114,13 @@ TEST(HostE2E, SlowCallsSpendLittleTimeOnWarmUpAndSamples) {
   EXPECT_EQ((*c)["timing"]["warmup_calls"].get<int>(), 0);
   EXPECT_GE((*c)["timing"]["device"]["median_ms"].get<double>(), 290);
   // Inside the performance budget (2 s), but 30 samples would not be: one warm-up (a tenth of the
-  // budget), then five quiet samples.
+  // budget), then five samples if they are quiet, and never more than the budget's 2 s allow
+  // (a loaded machine's sleep jitter can keep the noise over target for a call or two).
   const Json* perf = r.Case("perf_small");
   ASSERT_NE(perf, nullptr);
   EXPECT_EQ((*perf)["timing"]["warmup_calls"].get<int>(), 1);
-  EXPECT_EQ((*perf)["timing"]["device"]["samples"].get<int>(), 5);
+  EXPECT_GE((*perf)["timing"]["device"]["samples"].get<int>(), 5);
+  EXPECT_LE((*perf)["timing"]["device"]["samples"].get<int>(), 7);
 }
 
 TEST(HostE2E, FloatAccumulationIsWrongOnLargeInputs) {
