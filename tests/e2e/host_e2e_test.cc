@@ -273,11 +273,6 @@ TEST(HostE2E, WithoutAGpuTheCudaDeviceStopsAtOnceWithExitCode3) {
   EXPECT_NE(probe.output.find("--device host"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace judge::testing
-
-namespace judge::testing {
-namespace {
 
 TEST(HostE2E, InterruptedRunStillWritesACompleteReport) {
   std::string out = std::filesystem::temp_directory_path().string() + "/judge-interrupt-" + std::to_string(::getpid()) + ".json";
@@ -305,11 +300,6 @@ TEST(HostE2E, InterruptedRunStillWritesACompleteReport) {
   std::filesystem::remove(out);
 }
 
-}  // namespace
-}  // namespace judge::testing
-
-namespace judge::testing {
-namespace {
 
 TEST(HostE2E, LadderGradesEverySubmissionInOrderAndWritesMarkdown) {
   std::string md = std::filesystem::temp_directory_path().string() + "/judge-ladder-" + std::to_string(::getpid()) + ".md";
@@ -329,11 +319,6 @@ TEST(HostE2E, LadderGradesEverySubmissionInOrderAndWritesMarkdown) {
   std::filesystem::remove(md);
 }
 
-}  // namespace
-}  // namespace judge::testing
-
-namespace judge::testing {
-namespace {
 
 JudgeRun RunCompare(const std::string& a, const std::string& b, const std::string& rounds) {
   return RunJudge({"compare", SourcePath("tests/" + a), SourcePath("tests/" + b), "--device", "host", "--root", JUDGE_SOURCE_DIR,
@@ -355,11 +340,6 @@ TEST(HostE2E, CompareRefusesAWrongSubmission) {
   EXPECT_NE(r.output.find("nan_output.cc is not accepted on perf_small"), std::string::npos) << r.output;
 }
 
-}  // namespace
-}  // namespace judge::testing
-
-namespace judge::testing {
-namespace {
 
 TEST(HostE2E, WritesJunitAndGradescopeFilesFromTheSameRun) {
   std::string base = std::filesystem::temp_directory_path().string() + "/judge-formats-" + std::to_string(::getpid());
