@@ -19,6 +19,13 @@ namespace judge {
 inline constexpr const char* kJudgeVersion = "0.1.0";
 inline constexpr int kReportSchemaVersion = 1;
 
+// One timed call as the statistics saw it, kept so anyone can redo them (nvbench keeps its samples too).
+struct TimedSample {
+  double ms = 0;          // net of the empty window
+  int variant = 0;        // which input variant the call read
+  double clock_mhz = 0;   // SM clock over the call (0: unknown)
+};
+
 struct CaseResult {
   std::string name;
   CaseKind kind = CaseKind::kFunctional;
@@ -37,6 +44,7 @@ struct CaseResult {
   SampleStats hot;                        // --hot: device time without the L2 flush (cache warm), ms
   double sm_clock_mhz = 0;                // median SM clock over the timed calls (0: unknown)
   int throttled_discarded = 0;            // timed calls dropped because the SM clock was throttled
+  std::vector<TimedSample> samples;       // the calls behind `event`, in the order they ran
   int warmup_calls = 0;
   int input_variants = 1;                 // differently seeded inputs rotated across calls
   int calls_checked = 0;                  // outputs checked against the reference

@@ -445,12 +445,14 @@ void Supervisor::MeasureTiming(const CaseReport& rep, CaseResult& result) const 
     if (!any_timed && call.kind == CallKind::kCheck && !config_.single_call) {
       event.push_back(call.event_ms);
       wall.push_back(call.wall_ms);
+      result.samples.push_back({Net(call.event_ms), call.variant, call.clock_mhz});
     }
     if (call.kind == CallKind::kHot) hot.push_back(Net(call.event_ms));
     if (call.kind != CallKind::kTimed) continue;
     if (call.throttled && any_steady) { ++result.throttled_discarded; continue; }
     event.push_back(call.event_ms);
     wall.push_back(call.wall_ms);
+    result.samples.push_back({Net(call.event_ms), call.variant, call.clock_mhz});
     if (call.clock_mhz > 0) clocks.push_back(call.clock_mhz);
   }
   result.hot = Summarize(hot);

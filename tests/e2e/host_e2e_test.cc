@@ -15,6 +15,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <set>
+#include "judge/measure/sample_stats.h"
 #include "judge/util/fs.h"
 #include "tests/judge_cli.h"
 
@@ -74,7 +76,7 @@ class SimulatedClock {
 };
 
 TEST(HostE2E, ThrottledSamplesAreDiscardedAndCounted) {
-  SimulatedClock clock("2000:2000,2000,900");  // every third call ran under 75% of the peak
+  SimulatedClock clock("2000:2000,2000,2000,900");  // every fourth call ran under 75% of the peak (not a multiple of the 3 variants)
   JudgeRun r = RunHost("host_submissions/good_sum.cc", {"--cases", "perf_small"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const Json* perf = r.Case("perf_small");
@@ -82,6 +84,14 @@ TEST(HostE2E, ThrottledSamplesAreDiscardedAndCounted) {
   EXPECT_GT((*perf)["timing"]["throttled_discarded"].get<int>(), 0);
   EXPECT_DOUBLE_EQ((*perf)["timing"]["sm_clock_mhz"].get<double>(), 2000);  // only steady samples count
   EXPECT_TRUE((*perf)["flags"].empty()) << (*perf)["flags"].dump();
+  // The raw samples are the ones the statistics used: steady calls only, every variant rotated in.
+  const Json& samples = (*perf)["timing"]["samples"];
+  ASSERT_EQ(samples["ms"].size(), size_t((*perf)["timing"]["device"]["samples"].get<int>()));
+  EXPECT_DOUBLE_EQ(judge::Summarize(samples["ms"].get<std::vector<double>>()).median,
+                   (*perf)["timing"]["device"]["median_ms"].get<double>());
+  for (const Json& mhz : samples["clock_mhz"]) EXPECT_DOUBLE_EQ(mhz.get<double>(), 2000);
+  std::set<int> variants(samples["variant"].begin(), samples["variant"].end());
+  EXPECT_EQ(int(variants.size()), (*perf)["input_variants"].get<int>());
 }
 
 TEST(HostE2E, AGpuThrottledThroughoutIsFlagged) {
