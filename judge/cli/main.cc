@@ -151,7 +151,7 @@ int CmdRun(int argc, char** argv) {
   AddCommonOptions(opts);
   AddMeasureOptions(opts);
   opts.add_options()
-      ("cases", "only cases whose name contains one of these (comma separated), or of these kinds; `stress` cases run only when named", cxxopts::value<std::string>())
+      ("cases", "only cases whose name contains one of these (comma separated), or of these kinds, or all; `stress` cases run only when named", cxxopts::value<std::string>())
       ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
       ("format", "what to print on stdout: text, json, junit, gradescope, markdown, html, or several (text,json)", cxxopts::value<std::string>()->default_value("text"))
       ("out", "also write the JSON report to this file", cxxopts::value<std::string>())
@@ -291,7 +291,7 @@ int CmdLadder(int argc, char** argv) {
   if (args->count("help")) { std::cout << opts.help() << "\n"; return 0; }
   judge::RunOptions o = SharedRunOptions(*args);
   if (auto st = ApplyMeasureOptions(*args, o); !st) return ExitFor(st.error());
-  if ((*args)["cases"].as<std::string>() != "all") o.case_filters = SplitCommas((*args)["cases"].as<std::string>());
+  o.case_filters = SplitCommas((*args)["cases"].as<std::string>());
   std::string dir = Positional(*args, "dir");
   if (dir.empty()) dir = o.root + "/submissions";
   auto files = judge::LadderFiles(dir, o.device);
@@ -331,7 +331,7 @@ int CmdBatch(int argc, char** argv) {
       ("shard", "grade only shard I of N (I/N, 0-based); then `judge merge` the results folders", cxxopts::value<std::string>())
       ("force", "regrade submissions that already have a result with the same key")
       ("jobs", "parallel compiles (default: the CPU's threads)", cxxopts::value<int>()->default_value("0"))
-      ("cases", "only these cases (names or kinds, comma separated)", cxxopts::value<std::string>())
+      ("cases", "only these cases (names or kinds, comma separated, or all; `stress` cases run only when named)", cxxopts::value<std::string>())
       ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
       ("points", "grading policy (default: problems/<problem>/grading.json; docs/GRADING.md)", cxxopts::value<std::string>())
       ("call-timeout", "seconds one solve() call may take (default: the problem's limit)", cxxopts::value<double>())

@@ -92,20 +92,6 @@ Status Build(const RunOptions& o, const Problem& problem, RunReport& report) {
   return Status::Ok();
 }
 
-// Without filters every case but the opt-in `stress` kind runs.
-std::vector<Case> FilterCases(std::vector<Case> cases, const std::vector<std::string>& filters) {
-  std::vector<Case> out;
-  if (filters.empty()) {
-    for (auto& c : cases)
-      if (c.kind != CaseKind::kStress) out.push_back(std::move(c));
-    return out;
-  }
-  for (auto& c : cases)
-    for (const auto& f : filters)
-      if (c.name.find(f) != std::string::npos || CaseKindName(c.kind) == f) { out.push_back(std::move(c)); break; }
-  return out;
-}
-
 void FailAll(RunReport& report, const std::vector<Case>& cases, Verdict v, const std::string& detail) {
   for (const auto& c : cases) {
     CaseResult r;
@@ -246,7 +232,7 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
   std::string dir = o.testcases_dir.empty() ? (fs::path(o.root) / "testcases" / o.problem).string() : o.testcases_dir;
   auto all_cases = LoadTestcaseDir(dir, *problem);
   if (!all_cases) return all_cases.error();
-  std::vector<Case> cases = FilterCases(std::move(*all_cases), o.case_filters);
+  std::vector<Case> cases = SelectCases(std::move(*all_cases), o.case_filters);
   if (cases.empty()) return MakeError(ErrorCode::kUsage, "no testcase matches --cases (see `judge list`)");
   AddHiddenSizeCases(*problem, o.run_secret, &cases);
 

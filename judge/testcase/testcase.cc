@@ -213,4 +213,16 @@ Expected<std::vector<Case>> LoadTestcaseDir(const std::string& dir, const Proble
   return all;
 }
 
+std::vector<Case> SelectCases(std::vector<Case> cases, const std::vector<std::string>& filters) {
+  const bool everything = filters.empty() || std::find(filters.begin(), filters.end(), "all") != filters.end();
+  std::vector<Case> out;
+  for (auto& c : cases) {
+    bool wanted = everything && c.kind != CaseKind::kStress;
+    for (const auto& f : filters)
+      wanted = wanted || (f != "all" && (c.name.find(f) != std::string::npos || CaseKindName(c.kind) == f));
+    if (wanted) out.push_back(std::move(c));
+  }
+  return out;
+}
+
 }  // namespace judge

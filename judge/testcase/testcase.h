@@ -50,4 +50,10 @@ Expected<std::vector<Case>> LoadTestcaseFile(const std::string& path, const Prob
 // Every *.json in testcases/<problem>/, sorted by file name, in file order within a file.
 Expected<std::vector<Case>> LoadTestcaseDir(const std::string& dir, const Problem& problem);
 
+// The cases a run takes, in file order. A filter is a kind (`edge`), a piece of a case name, or
+// `all`; no filter or `all` means every case but the opt-in `stress` kind, which runs only when
+// named (`all,stress` is everything). `all` is a keyword, never a piece of a name: a name such as
+// float_stall_20m_ones does not make `all` select one case.
+std::vector<Case> SelectCases(std::vector<Case> cases, const std::vector<std::string>& filters);
+
 }  // namespace judge

@@ -53,6 +53,25 @@ TEST_F(TestcaseTest, TheShippedTestcasesLoad) {
   EXPECT_TRUE(has_max);
 }
 
+TEST(SelectCases, AllIsAKeywordAndStressRunsOnlyWhenNamed) {
+  auto make = [](std::string name, CaseKind kind) { Case c; c.name = std::move(name); c.kind = kind; return c; };
+  const std::vector<Case> cases = {make("lc1_one_to_eight", CaseKind::kFunctional), make("float_stall_20m_ones", CaseKind::kEdge),
+                                   make("perf_4m", CaseKind::kPerformance), make("max_n_uniform", CaseKind::kStress)};
+  auto names = [&](std::vector<std::string> filters) {
+    std::vector<std::string> out;
+    for (const Case& c : SelectCases(cases, filters)) out.push_back(c.name);
+    return out;
+  };
+  const std::vector<std::string> all_but_stress = {"lc1_one_to_eight", "float_stall_20m_ones", "perf_4m"};
+  EXPECT_EQ(names({}), all_but_stress);
+  EXPECT_EQ(names({"all"}), all_but_stress);  // not just the one name that contains "all"
+  EXPECT_EQ(names({"all", "stress"}), (std::vector<std::string>{"lc1_one_to_eight", "float_stall_20m_ones", "perf_4m", "max_n_uniform"}));
+  EXPECT_EQ(names({"performance"}), std::vector<std::string>{"perf_4m"});
+  EXPECT_EQ(names({"stall", "lc1"}), (std::vector<std::string>{"lc1_one_to_eight", "float_stall_20m_ones"}));  // file order
+  EXPECT_EQ(names({"max_n"}), std::vector<std::string>{"max_n_uniform"});
+  EXPECT_TRUE(names({"nothing_like_this"}).empty());
+}
+
 TEST_F(TestcaseTest, LiteralCase) {
   auto r = LoadOne(R"({"name": "a", "scalars": {"N": 3}, "inputs": {"input": {"values": [1, 2, 3]}}})");
   ASSERT_TRUE(r.ok()) << r.error().message;
