@@ -2,17 +2,13 @@
 // A bare host program for Nsight Compute: loads a built submission, fills three input buffers of
 // N floats (integers in [-1000, 1000]) and calls solve() on them in rotation. It exists so ncu
 // times the same kernel the judge times, without the judge's worker and sandbox in the way.
-// With "range", every solve() is its own profiler range (cudaProfilerStart/Stop), so ncu's range
-// replay times the whole call (a memset and a kernel, say), which is what the judge times.
-// usage: ncu_driver LIBRARY.so N CALLS [range]
-#include <cuda_profiler_api.h>
+// usage: ncu_driver LIBRARY.so N CALLS
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <string>
 #include <vector>
 
 #define CHECK(call)                                                                    \
@@ -25,8 +21,7 @@
   } while (0)
 
 int main(int argc, char** argv) {
-  if (argc != 4 && argc != 5) { std::fprintf(stderr, "usage: %s LIBRARY.so N CALLS [range]\n", argv[0]); return 2; }
-  const bool ranges = argc == 5 && std::string(argv[4]) == "range";
+  if (argc != 4) { std::fprintf(stderr, "usage: %s LIBRARY.so N CALLS\n", argv[0]); return 2; }
   void* lib = dlopen(argv[1], RTLD_NOW);
   if (!lib) { std::fprintf(stderr, "dlopen: %s\n", dlerror()); return 1; }
   using Solve = void (*)(const float*, float*, int);
@@ -42,11 +37,7 @@ int main(int argc, char** argv) {
     CHECK(cudaMemcpy(in[v], host.data(), size_t(n) * sizeof(float), cudaMemcpyHostToDevice));
   }
   CHECK(cudaMalloc(&out, sizeof(float)));
-  for (int c = 0; c < calls; ++c) {
-    if (ranges) CHECK(cudaProfilerStart());
-    solve(in[c % 3], out, n);
-    if (ranges) CHECK(cudaProfilerStop());
-  }
+  for (int c = 0; c < calls; ++c) solve(in[c % 3], out, n);
   CHECK(cudaDeviceSynchronize());
   for (float* p : in) CHECK(cudaFree(p));
   CHECK(cudaFree(out));
