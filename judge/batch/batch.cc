@@ -39,6 +39,7 @@ bool IsSubmission(const fs::path& p, const std::string& device) {
 Expected<std::string> ContextHash(const RunOptions& o) {
   std::string text = std::string("gpu-judge-batch-v1|") + kJudgeVersion + "|" + o.problem + "|" + o.device + "|" + o.arch +
                      "|flush=" + o.flush_mode + "|hot=" + (o.hot ? "1" : "0") +
+                     "|timing_processes=" + std::to_string(o.timing_processes) +
                      "|call_timeout=" + std::to_string(o.call_timeout_seconds) + "|cases=";
   for (const auto& f : o.case_filters) text += f + ",";
   std::string testcases = o.testcases_dir.empty() ? (fs::path(o.root) / "testcases" / o.problem).string() : o.testcases_dir;

@@ -91,7 +91,7 @@ TEST(ReportJson, RoundTripsEverythingTheReportersUse) {
   c.gbps = 1864;
   c.sm_clock_mhz = 1975;
   c.throttled_discarded = 2;
-  c.samples = {{0.0089, 0, 1975}, {0.0091, 1, 1980}, {0.0090, 2, 1965}};
+  c.samples = {{0.0089, 0, 1975, 0}, {0.0091, 1, 1980, 0}, {0.0090, 2, 1965, 1}};
   c.flags = {"implausible"};
   CheckResult check;
   check.expected = 2;

@@ -283,6 +283,7 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
       // clock costs tens of nanoseconds, under its own jitter, where subtracting adds only noise.
       config.window_correction_ms = o.device == "cuda" && report.device ? report.device->empty_window_ms : 0;
       config.flush = o.flush_mode;
+      config.timing_processes = o.timing_processes;
       report.flush_mode = o.flush_mode;
       std::vector<PreparedCase> small;
       {

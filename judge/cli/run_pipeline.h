@@ -42,6 +42,7 @@ struct RunOptions {
   bool sandbox = true;
   bool hot = false;            // --hot: performance cases also timed without the L2 flush
   std::string flush_mode = "read";  // --flush: read | write
+  int timing_processes = 1;    // --timing-processes: worker processes whose samples a performance case pools
   std::vector<std::string> sanitize_tools;  // --sanitize: compute-sanitizer tools to run         // --no-sandbox turns the worker's confinement off (debugging only)
   uint64_t run_secret = 0;
   // Shared by the runs of one ladder or comparison (same cases, same secret); null for one run.

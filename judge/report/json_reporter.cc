@@ -41,13 +41,14 @@ Json CaseToJson(const CaseResult& c, const RunReport& r) {
                    {"raw_median_ms", c.raw_event_median_ms}, {"window_correction_ms", c.window_correction_ms},
                    {"throttled_discarded", c.throttled_discarded}};
     if (c.hot.count) j["timing"]["hot"] = StatsToJson(c.hot);  // labelled: the L2 was not flushed
-    Json ms = Json::array(), variant = Json::array(), clock = Json::array();
+    Json ms = Json::array(), variant = Json::array(), clock = Json::array(), process = Json::array();
     for (const TimedSample& s : c.samples) {
       ms.push_back(Finite(s.ms));
       variant.push_back(s.variant);
       clock.push_back(Finite(s.clock_mhz));
+      process.push_back(s.process);
     }
-    j["timing"]["samples"] = {{"ms", ms}, {"variant", variant}, {"clock_mhz", clock}};
+    j["timing"]["samples"] = {{"ms", ms}, {"variant", variant}, {"clock_mhz", clock}, {"process", process}};
   }
   j["input_variants"] = c.input_variants;
   j["calls_checked"] = c.calls_checked;
@@ -181,10 +182,11 @@ CaseResult CaseFromJson(const Json& j) {
     c.audit.honest_median_ms = Number(audit, "median_ms");
     const Json samples = t.value("samples", Json::object());
     const Json ms = samples.value("ms", Json::array()), variant = samples.value("variant", Json::array()),
-               clock = samples.value("clock_mhz", Json::array());
+               clock = samples.value("clock_mhz", Json::array()), process = samples.value("process", Json::array());
     for (size_t i = 0; i < ms.size(); ++i)
       c.samples.push_back({ms[i].is_number() ? ms[i].get<double>() : 0.0, i < variant.size() ? variant[i].get<int>() : 0,
-                           i < clock.size() && clock[i].is_number() ? clock[i].get<double>() : 0.0});
+                           i < clock.size() && clock[i].is_number() ? clock[i].get<double>() : 0.0,
+                           i < process.size() ? process[i].get<int>() : 0});
   }
   c.input_variants = j.value("input_variants", 1);
   c.calls_checked = j.value("calls_checked", 0);

@@ -24,6 +24,7 @@ struct TimedSample {
   double ms = 0;          // net of the empty window
   int variant = 0;        // which input variant the call read
   double clock_mhz = 0;   // SM clock over the call (0: unknown)
+  int process = 0;        // which worker process (CUDA context) made it, with --timing-processes
 };
 
 struct CaseResult {

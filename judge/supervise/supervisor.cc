@@ -102,6 +102,14 @@ Supervisor::~Supervisor() {
   if (!scratch_.empty()) RemoveTree(scratch_);
 }
 
+void Supervisor::Retire() {
+  if (!worker_) return;
+  worker_->Finish(config_.finish_grace_seconds);
+  worker_.reset();
+  if (!scratch_.empty()) RemoveTree(scratch_);
+  scratch_.clear();
+}
+
 void Supervisor::Discard() {
   if (!worker_) return;
   last_stdout_ = worker_->captured_stdout().text;
@@ -341,6 +349,9 @@ CaseResult Supervisor::RunCase(const PreparedCase& c) {
   request.diagnostic = config_.single_call;
   request.hot = config_.hot && c.spec.IsPerformance();
   Outcome outcome = Request(c, request);
+  std::string earlier_stdout, earlier_stderr;
+  if (c.spec.IsPerformance() && config_.timing_processes > 1 && !outcome.failure)
+    TimeInMoreProcesses(c, request, &outcome, &earlier_stdout, &earlier_stderr, &out_mark, &err_mark);
   if (outcome.failure) {
     result.verdict = outcome.failure->verdict;
     result.detail = outcome.failure->detail;
@@ -351,16 +362,43 @@ CaseResult Supervisor::RunCase(const PreparedCase& c) {
   const std::string& out = worker_ ? worker_->captured_stdout().text : last_stdout_;
   const std::string& err = worker_ ? worker_->captured_stderr().text : last_stderr_;
   if (fresh) out_mark = err_mark = 0;
-  result.worker_stdout = out.substr(std::min(out_mark, out.size()));
-  result.worker_stderr = err.substr(std::min(err_mark, err.size()));
+  result.worker_stdout = earlier_stdout + out.substr(std::min(out_mark, out.size()));
+  result.worker_stderr = earlier_stderr + err.substr(std::min(err_mark, err.size()));
   result.output_truncated = worker_ ? (worker_->captured_stdout().truncated() || worker_->captured_stderr().truncated()) : last_truncated_;
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }
 
+void Supervisor::TimeInMoreProcesses(const PreparedCase& c, const CaseRequest& request, Outcome* outcome,
+                                     std::string* earlier_stdout, std::string* earlier_stderr, size_t* out_mark,
+                                     size_t* err_mark) {
+  outcome->call_process.assign(outcome->report.calls.size(), 0);
+  for (int process = 1; process < config_.timing_processes; ++process) {
+    worker_->DrainOutput();
+    const std::string& out = worker_->captured_stdout().text;
+    const std::string& err = worker_->captured_stderr().text;
+    *earlier_stdout += out.substr(std::min(*out_mark, out.size()));
+    *earlier_stderr += err.substr(std::min(*err_mark, err.size()));
+    *out_mark = *err_mark = 0;
+    Retire();
+    Outcome more = Request(c, request);
+    if (more.failure) {
+      outcome->failure = more.failure;
+      return;
+    }
+    const int shift = int(outcome->report.calls.size());
+    CaseReport& into = outcome->report;
+    into.calls.insert(into.calls.end(), more.report.calls.begin(), more.report.calls.end());
+    for (int call : more.report.output_calls) into.output_calls.push_back(call + shift);
+    if (!into.violation) into.violation = more.report.violation;
+    outcome->outputs += more.outputs;
+    outcome->call_process.resize(into.calls.size(), process);
+  }
+}
+
 void Supervisor::Judge(const PreparedCase& c, const Outcome& outcome, CaseResult& result) {
   const CaseReport& rep = outcome.report;
-  MeasureTiming(rep, result);
+  MeasureTiming(outcome, result);
   result.verdict = Verdict::kAccepted;
   std::map<int, std::string> first_output_of_variant;
   size_t per_call = rep.output_bytes_per_call;
@@ -430,7 +468,9 @@ std::optional<CheckResult> Supervisor::Rerun(const PreparedCase& c, const CaseRe
   return CheckCall(problem_, c.expected[0], o.outputs.substr(0, o.report.output_bytes_per_call)).first;
 }
 
-void Supervisor::MeasureTiming(const CaseReport& rep, CaseResult& result) const {
+void Supervisor::MeasureTiming(const Outcome& outcome, CaseResult& result) const {
+  const CaseReport& rep = outcome.report;
+  auto ProcessOf = [&](size_t call) { return call < outcome.call_process.size() ? outcome.call_process[call] : 0; };
   auto Net = [this](double ms) { return std::max(0.0, ms - config_.window_correction_ms); };
   result.setup_seconds = rep.setup_ms / 1e3;
   result.overhead_event_ms = rep.overhead_event_ms;
@@ -439,20 +479,21 @@ void Supervisor::MeasureTiming(const CaseReport& rep, CaseResult& result) const 
   std::vector<double> event, wall, hot, clocks;
   bool any_timed = false;
   for (const CallRecord& call : rep.calls) any_timed |= call.kind == CallKind::kTimed;
-  for (const CallRecord& call : rep.calls) {
+  for (size_t i = 0; i < rep.calls.size(); ++i) {
+    const CallRecord& call = rep.calls[i];
     if (call.kind == CallKind::kWarmup) ++result.warmup_calls;
     // A case whose first call outlasted its budget has that call (flushed and timed) as its figure.
     if (!any_timed && call.kind == CallKind::kCheck && !config_.single_call) {
       event.push_back(call.event_ms);
       wall.push_back(call.wall_ms);
-      result.samples.push_back({Net(call.event_ms), call.variant, call.clock_mhz});
+      result.samples.push_back({Net(call.event_ms), call.variant, call.clock_mhz, ProcessOf(i)});
     }
     if (call.kind == CallKind::kHot) hot.push_back(Net(call.event_ms));
     if (call.kind != CallKind::kTimed) continue;
     if (call.throttled && any_steady) { ++result.throttled_discarded; continue; }
     event.push_back(call.event_ms);
     wall.push_back(call.wall_ms);
-    result.samples.push_back({Net(call.event_ms), call.variant, call.clock_mhz});
+    result.samples.push_back({Net(call.event_ms), call.variant, call.clock_mhz, ProcessOf(i)});
     if (call.clock_mhz > 0) clocks.push_back(call.clock_mhz);
   }
   result.hot = Summarize(hot);

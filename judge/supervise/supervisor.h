@@ -34,6 +34,9 @@ struct SupervisorConfig {
   bool hot = false;                  // performance cases also get hot (no flush) samples
   std::string flush = "read";        // how the L2 is evicted before cold calls: read | write
   double window_correction_ms = 0;   // subtracted from every timed call (DeviceInfo::empty_window_ms)
+  // Performance cases are timed in this many worker processes, one after another, and their samples
+  // pooled: each process (CUDA context) has an offset of its own (+-1.5% at N = 4M on the H200).
+  int timing_processes = 1;
   int visible_device = -1;           // >= 0: the worker sees only this GPU (CUDA_VISIBLE_DEVICES)
 };
 
@@ -58,6 +61,7 @@ class Supervisor {
     std::optional<Failure> failure;
     CaseReport report;
     std::string outputs;
+    std::vector<int> call_process;  // which worker process made each call (empty: all the first)
   };
   Expected<Frame> AskTrustedWorker(const Json& request, const std::string& want);
   std::optional<Failure> EnsureWorker();
@@ -70,9 +74,14 @@ class Supervisor {
   void Diagnose(const PreparedCase& c, CaseResult& result);
   // One diagnostic call in another mode; nullopt when it did not even run cleanly.
   std::optional<CheckResult> Rerun(const PreparedCase& c, const CaseRequest& request);
-  void MeasureTiming(const CaseReport& report, CaseResult& result) const;
+  void MeasureTiming(const Outcome& outcome, CaseResult& result) const;
+  // Times a performance case again in fresh worker processes (config_.timing_processes in all)
+  // and appends their calls; a failure there is the case's failure.
+  void TimeInMoreProcesses(const PreparedCase& c, const CaseRequest& request, Outcome* outcome,
+                           std::string* earlier_stdout, std::string* earlier_stderr, size_t* out_mark, size_t* err_mark);
   Failure Death(const WorkerEvent& ev, const std::string& when);
   void Discard();  // kills the worker, keeping its captured output for the case
+  void Retire();   // lets a healthy worker exit, so the next request starts a fresh one
 
   const Problem& problem_;
   SupervisorConfig config_;

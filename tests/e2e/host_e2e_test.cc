@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -92,6 +93,35 @@ TEST(HostE2E, ThrottledSamplesAreDiscardedAndCounted) {
   for (const Json& mhz : samples["clock_mhz"]) EXPECT_DOUBLE_EQ(mhz.get<double>(), 2000);
   std::set<int> variants(samples["variant"].begin(), samples["variant"].end());
   EXPECT_EQ(int(variants.size()), (*perf)["input_variants"].get<int>());
+}
+
+TEST(HostE2E, TimingProcessesPoolPerformanceSamplesFromFreshWorkers) {
+  JudgeRun r = RunHost("host_submissions/chatty.cc", {"--cases", "perf_small,small_int", "--timing-processes", "3"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const Json* perf = r.Case("perf_small");
+  ASSERT_NE(perf, nullptr);
+  const Json& samples = (*perf)["timing"]["samples"];
+  std::vector<int> process = samples["process"].get<std::vector<int>>();
+  EXPECT_EQ(std::set<int>(process.begin(), process.end()), (std::set<int>{0, 1, 2}));
+  EXPECT_TRUE(std::is_sorted(process.begin(), process.end()));  // one process after another
+  EXPECT_EQ(process.size(), size_t((*perf)["timing"]["device"]["samples"].get<int>()));
+  EXPECT_EQ((*perf)["verdict"], "AC");
+  // Every process's calls were checked, and what the earlier workers printed is kept.
+  EXPECT_GT((*perf)["calls_checked"].get<int>(), int(process.size()));
+  const std::string out = (*perf)["stdout"].get<std::string>();
+  size_t lines = 0;
+  for (size_t at = out.find("solve called"); at != std::string::npos; at = out.find("solve called", at + 1)) ++lines;
+  EXPECT_GE(lines, process.size()) << out.substr(0, 400);
+  // Only performance cases are repeated.
+  const Json* functional = r.Case("small_int");
+  ASSERT_NE(functional, nullptr);
+  for (const Json& p : (*functional)["timing"]["samples"]["process"]) EXPECT_EQ(p.get<int>(), 0);
+}
+
+TEST(HostE2E, TimingProcessesOutOfRangeIsAUsageError) {
+  JudgeRun r = RunHost("host_submissions/good_sum.cc", {"--timing-processes", "0"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--timing-processes must be 1 to 64"), std::string::npos) << r.output;
 }
 
 TEST(HostE2E, AGpuThrottledThroughoutIsFlagged) {

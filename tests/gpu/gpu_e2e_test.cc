@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <set>
 
 #include "judge/device/device.h"
 #include "judge/testcase/generate.h"
@@ -60,6 +61,20 @@ TEST_F(GpuTest, WarpUnrollIsAcceptedOnEveryCase) {
   double ceiling = r.report["bandwidth"]["ceiling_gbps"].get<double>();
   EXPECT_GT(ceiling, 0.5 * r.report["bandwidth"]["peak_gbps"].get<double>());
   EXPECT_LT(ceiling, 1.02 * r.report["bandwidth"]["peak_gbps"].get<double>());
+}
+
+// --timing-processes: the performance case is timed in fresh CUDA contexts one after another and
+// the samples pooled; every process's calls are checked.
+TEST_F(GpuTest, TimingProcessesPoolSamplesFromFreshContexts) {
+  JudgeRun r = Run("submissions/11_single_pass.cu", {"--cases", "perf_4m", "--timing-processes", "3"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const Json* perf = r.Case("perf_4m");
+  ASSERT_NE(perf, nullptr);
+  EXPECT_EQ((*perf)["verdict"], "AC") << (*perf)["detail"];
+  std::vector<int> process = (*perf)["timing"]["samples"]["process"].get<std::vector<int>>();
+  EXPECT_EQ(std::set<int>(process.begin(), process.end()), (std::set<int>{0, 1, 2}));
+  EXPECT_GE(process.size(), 3u * 30u);  // each process takes at least the minimum sample count
+  EXPECT_GT((*perf)["calls_checked"].get<int>(), int(process.size()));
 }
 
 // The worker generates inputs on the GPU; the judge computes its expectations from the host
