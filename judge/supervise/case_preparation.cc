@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "judge/supervise/case_preparation.h"
 
+#include <algorithm>
+#include <cmath>
 #include <future>
 
 namespace judge {
@@ -42,22 +44,25 @@ size_t ExpectedMemo::size() const {
 
 uint64_t VariantSeed(uint64_t seed, uint64_t run_secret, int k) { return Mix(Mix(seed ^ run_secret) + uint64_t(k)); }
 
+// How far a hidden variant's answer is in size from the published one's (L2 norms, log ratio); 0
+// when the published answer is all zeros.
+double SizeDistance(const ExpectedOutputs& hidden, const ExpectedOutputs& published) {
+  auto norm = [](const ExpectedOutputs& outputs) {
+    double squares = 0;
+    for (const auto& o : outputs)
+      for (double v : o) squares += v * v;
+    return std::sqrt(squares);
+  };
+  const double p = norm(published);
+  return p == 0 ? 0 : std::fabs(std::log(std::max(norm(hidden), 1e-300) / p));
+}
+
 Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const Reference& reference,
                                    uint64_t run_secret, int variants, ExpectedMemo* memo) {
   PreparedCase prepared;
   prepared.spec = c;
-  int count = AllGenerated(c) ? std::max(1, variants) : 1;
-  std::vector<Case> cases;
-  for (int k = 0; k < count; ++k) {
-    Case variant = c;
-    if (k > 0)
-      for (auto& [name, spec] : variant.inputs) spec.generate->seed = VariantSeed(spec.generate->seed, run_secret, k);
-    prepared.variant_inputs.push_back(variant.inputs);
-    cases.push_back(std::move(variant));
-  }
-  // The variants' references run side by side: each generates its inputs on every core, but the
-  // reference itself is one thread (a 1e8-element float64 sum is most of a large case's preparation).
-  auto expect = [&](const Case& variant) -> Expected<ExpectedOutputs> {
+  const int count = AllGenerated(c) ? std::max(1, variants) : 1;
+  auto expect = [&](Case variant) -> Expected<ExpectedOutputs> {
     Json key = {{"problem", problem.name}, {"scalars", variant.scalars}};
     for (const auto& [name, spec] : variant.inputs) key["inputs"][name] = InputSpecToJson(spec);
     if (memo)
@@ -66,15 +71,46 @@ Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const 
     if (expected && memo) memo->Remember(key.dump(), *expected);
     return expected;
   };
-  std::vector<std::future<Expected<ExpectedOutputs>>> pending;
-  for (const Case& variant : cases) pending.push_back(std::async(std::launch::async, expect, std::cref(variant)));
-  std::optional<Error> failure;
-  for (auto& p : pending) {
-    auto expected = p.get();
-    if (!expected) failure = expected.error();
-    else prepared.expected.push_back(std::move(*expected));
+  auto draw = [&](int k, int attempt) {
+    Case variant = c;
+    if (k > 0)
+      for (auto& [name, spec] : variant.inputs)
+        spec.generate->seed = VariantSeed(spec.generate->seed, run_secret, k + count * attempt);
+    return variant;
+  };
+  std::vector<Case> cases(static_cast<size_t>(count));
+  std::vector<ExpectedOutputs> expected(static_cast<size_t>(count));
+  std::vector<double> miss(size_t(count), 0);  // how far each kept draw is from the published size (log)
+  // Each round computes the draws still wanted side by side: each generates its inputs on every
+  // core, but the reference itself is one thread (a 1e8-element float64 sum is most of a large
+  // case's preparation). A hidden draw is kept when its answer is about as large as the published
+  // one's: a sum that happens to cancel to near zero shrinks the relative tolerance, and a larger
+  // one can pass 2^24 where float atomics stop being exact, so a secret draw would otherwise make
+  // the case harder than its published form and give a correct float-atomic kernel a random WA.
+  std::vector<int> wanted(static_cast<size_t>(count));
+  for (int k = 0; k < count; ++k) wanted[size_t(k)] = k;
+  for (int attempt = 0; attempt < kVariantDraws && !wanted.empty(); ++attempt) {
+    std::vector<std::future<Expected<ExpectedOutputs>>> pending;
+    std::vector<Case> drawn;
+    for (int k : wanted) drawn.push_back(draw(k, attempt));
+    for (const Case& variant : drawn) pending.push_back(std::async(std::launch::async, expect, variant));
+    std::vector<int> again;
+    for (size_t i = 0; i < wanted.size(); ++i) {
+      auto result = pending[i].get();
+      if (!result) return result.error();
+      const int k = wanted[i];
+      const double off = k == 0 ? 0 : SizeDistance(*result, expected[0]);  // variant 0 comes first in round 0
+      if (attempt == 0 || off < miss[size_t(k)]) {
+        expected[size_t(k)] = std::move(*result);
+        cases[size_t(k)] = std::move(drawn[i]);
+        miss[size_t(k)] = off;
+      }
+      if (miss[size_t(k)] > std::log(kVariantMagnitudeRatio)) again.push_back(k);
+    }
+    wanted = std::move(again);
   }
-  if (failure) return *failure;
+  for (int k = 0; k < count; ++k) prepared.variant_inputs.push_back(cases[size_t(k)].inputs);
+  prepared.expected = std::move(expected);
   return prepared;
 }
 

@@ -35,12 +35,18 @@ class ExpectedMemo {
   std::map<std::string, ExpectedOutputs> entries_;
 };
 
-// Literal inputs get one variant (they are small and public anyway); generated ones `variants`.
-// `memo` may be null.
+// A hidden variant's answer is kept within this factor of the published one's (L2 norm over the
+// outputs); after kVariantDraws draws the closest one is kept.
+inline constexpr double kVariantMagnitudeRatio = 2.0;
+inline constexpr int kVariantDraws = 8;
+
+// Literal inputs get one variant (they are small and public anyway); generated ones `variants`,
+// the hidden ones drawn to be about as well conditioned as the published one. `memo` may be null.
 Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const Reference& reference,
                                    uint64_t run_secret, int variants, ExpectedMemo* memo = nullptr);
 
-// A seed for variant k >= 1 that cannot be predicted without the run secret.
+// A seed for variant k >= 1 that cannot be predicted without the run secret (a redraw of variant k
+// uses k + variants x attempt).
 uint64_t VariantSeed(uint64_t seed, uint64_t run_secret, int k);
 
 }  // namespace judge
