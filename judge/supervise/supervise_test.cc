@@ -54,16 +54,32 @@ TEST(TimingAudit, WorkOutsideTheEventsIsFlaggedAndTimedByTheWallClock) {
   EXPECT_NEAR(a.honest_median_ms, 0.410, 1e-9);
 }
 
-TEST(CasePreparation, VariantsAndMemo) {
-  auto problem = LoadProblem(std::string(JUDGE_SOURCE_DIR) + "/problems", "reduction").value();
-  CompileCache cache("");
-  auto reference = Reference::Load(problem, cache).value();
-  Case c;
-  c.name = "gen";
-  c.scalars = {{"N", 1000}};
-  c.inputs["input"].generate = GeneratorSpec{};
-  c.inputs["input"].generate->dist = "uniform";
-  c.inputs["input"].generate->high = 1000;
+// The reduction problem and its reference, for the case-preparation tests.
+class CasePreparation : public ::testing::Test {
+ protected:
+  CasePreparation()
+      : problem(LoadProblem(std::string(JUDGE_SOURCE_DIR) + "/problems", "reduction").value()),
+        reference(Reference::Load(problem, cache).value()) {}
+  // A case of n uniform floats in [low, high] from `seed`.
+  static Case Uniform(int64_t n, double low, double high, uint64_t seed) {
+    Case c;
+    c.name = "uniform";
+    c.scalars = {{"N", n}};
+    GeneratorSpec g;
+    g.dist = "uniform";
+    g.low = low;
+    g.high = high;
+    g.seed = seed;
+    c.inputs["input"].generate = g;
+    return c;
+  }
+  Problem problem;
+  CompileCache cache{""};
+  Reference reference;
+};
+
+TEST_F(CasePreparation, VariantsAndMemo) {
+  Case c = Uniform(1000, 0, 1000, 1);
   ExpectedMemo memo;
   auto first = PrepareCase(problem, c, reference, 42, 3, &memo);
   ASSERT_TRUE(first.ok()) << first.error().message;
@@ -86,18 +102,8 @@ TEST(CasePreparation, VariantsAndMemo) {
 // LeetGPU's lc7: 10,000 values in [-1000, 1000] sum to ~N(0, 57735). A secret draw that cancels to
 // near zero shrinks the relative tolerance a thousandfold (a correct float-atomic kernel got WA on
 // the H200 that way); hidden variants are kept within a factor of 2 of the published sum.
-TEST(CasePreparation, HiddenVariantsAreAboutAsLargeAsThePublishedOne) {
-  auto problem = LoadProblem(std::string(JUDGE_SOURCE_DIR) + "/problems", "reduction").value();
-  CompileCache cache("");
-  auto reference = Reference::Load(problem, cache).value();
-  Case c;
-  c.name = "lc7_like";
-  c.scalars = {{"N", 10000}};
-  c.inputs["input"].generate = GeneratorSpec{};
-  c.inputs["input"].generate->dist = "uniform";
-  c.inputs["input"].generate->low = -1000;
-  c.inputs["input"].generate->high = 1000;
-  c.inputs["input"].generate->seed = 10000;
+TEST_F(CasePreparation, HiddenVariantsAreAboutAsLargeAsThePublishedOne) {
+  const Case c = Uniform(10000, -1000, 1000, 10000);
   int redrawn = 0;
   for (uint64_t secret = 1; secret <= 60; ++secret) {
     auto prepared = PrepareCase(problem, c, reference, secret, 3, nullptr);
