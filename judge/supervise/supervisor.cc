@@ -342,16 +342,17 @@ CaseResult Supervisor::RunCase(const PreparedCase& c) {
   result.scalars = c.spec.scalars;
   result.min_bytes = problem_.MinimumBytes(c.spec.scalars).value();
   result.input_variants = int(c.expected.size());
-  size_t out_mark = worker_ ? worker_->captured_stdout().text.size() : 0;
-  size_t err_mark = worker_ ? worker_->captured_stderr().text.size() : 0;
-  bool fresh = !worker_;
+  Printed printed;
+  if (worker_) {
+    printed.out_mark = worker_->captured_stdout().text.size();
+    printed.err_mark = worker_->captured_stderr().text.size();
+  }
   CaseRequest request = BuildCaseRequest(problem_, c);
   request.diagnostic = config_.single_call;
   request.hot = config_.hot && c.spec.IsPerformance();
   Outcome outcome = Request(c, request);
-  std::string earlier_stdout, earlier_stderr;
   if (c.spec.IsPerformance() && config_.timing_processes > 1 && !outcome.failure)
-    TimeInMoreProcesses(c, request, &outcome, &earlier_stdout, &earlier_stderr, &out_mark, &err_mark);
+    TimeInMoreProcesses(c, request, &outcome, &printed);
   if (outcome.failure) {
     result.verdict = outcome.failure->verdict;
     result.detail = outcome.failure->detail;
@@ -361,25 +362,23 @@ CaseResult Supervisor::RunCase(const PreparedCase& c) {
   if (worker_) worker_->DrainOutput();
   const std::string& out = worker_ ? worker_->captured_stdout().text : last_stdout_;
   const std::string& err = worker_ ? worker_->captured_stderr().text : last_stderr_;
-  if (fresh) out_mark = err_mark = 0;
-  result.worker_stdout = earlier_stdout + out.substr(std::min(out_mark, out.size()));
-  result.worker_stderr = earlier_stderr + err.substr(std::min(err_mark, err.size()));
+  result.worker_stdout = printed.out + out.substr(std::min(printed.out_mark, out.size()));
+  result.worker_stderr = printed.err + err.substr(std::min(printed.err_mark, err.size()));
   result.output_truncated = worker_ ? (worker_->captured_stdout().truncated() || worker_->captured_stderr().truncated()) : last_truncated_;
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }
 
 void Supervisor::TimeInMoreProcesses(const PreparedCase& c, const CaseRequest& request, Outcome* outcome,
-                                     std::string* earlier_stdout, std::string* earlier_stderr, size_t* out_mark,
-                                     size_t* err_mark) {
+                                     Printed* printed) {
   outcome->call_process.assign(outcome->report.calls.size(), 0);
   for (int process = 1; process < config_.timing_processes; ++process) {
     worker_->DrainOutput();
     const std::string& out = worker_->captured_stdout().text;
     const std::string& err = worker_->captured_stderr().text;
-    *earlier_stdout += out.substr(std::min(*out_mark, out.size()));
-    *earlier_stderr += err.substr(std::min(*err_mark, err.size()));
-    *out_mark = *err_mark = 0;
+    printed->out += out.substr(std::min(printed->out_mark, out.size()));
+    printed->err += err.substr(std::min(printed->err_mark, err.size()));
+    printed->out_mark = printed->err_mark = 0;
     Retire();
     Outcome more = Request(c, request);
     if (more.failure) {

@@ -75,10 +75,14 @@ class Supervisor {
   // One diagnostic call in another mode; nullopt when it did not even run cleanly.
   std::optional<CheckResult> Rerun(const PreparedCase& c, const CaseRequest& request);
   void MeasureTiming(const Outcome& outcome, CaseResult& result) const;
+  // What the submission printed during one case, which may outlive a worker (--timing-processes).
+  struct Printed {
+    std::string out, err;               // from the case's workers already gone
+    size_t out_mark = 0, err_mark = 0;  // where the case starts in the current worker's capture
+  };
   // Times a performance case again in fresh worker processes (config_.timing_processes in all)
   // and appends their calls; a failure there is the case's failure.
-  void TimeInMoreProcesses(const PreparedCase& c, const CaseRequest& request, Outcome* outcome,
-                           std::string* earlier_stdout, std::string* earlier_stderr, size_t* out_mark, size_t* err_mark);
+  void TimeInMoreProcesses(const PreparedCase& c, const CaseRequest& request, Outcome* outcome, Printed* printed);
   Failure Death(const WorkerEvent& ev, const std::string& when);
   void Discard();  // kills the worker, keeping its captured output for the case
   void Retire();   // lets a healthy worker exit, so the next request starts a fresh one
