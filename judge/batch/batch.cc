@@ -117,34 +117,6 @@ std::string Clock(double seconds) {
   return buf;
 }
 
-// A fixed pool of compile threads; each submission's future resolves when its build is cached.
-class CompilePool {
- public:
-  CompilePool(int threads, std::vector<std::function<void()>> jobs) : jobs_(std::move(jobs)) {
-    for (size_t i = 0; i < jobs_.size(); ++i) done_.push_back(std::make_shared<std::promise<void>>());
-    for (auto& d : done_) futures_.push_back(d->get_future().share());
-    for (int t = 0; t < threads; ++t) threads_.emplace_back([this] { Work(); });
-  }
-  ~CompilePool() {
-    for (auto& t : threads_) t.join();
-  }
-  void Wait(size_t i) const { futures_[i].wait(); }
-  void Cancel() { next_ = jobs_.size(); }  // compiles not started are dropped; nobody waits for them
-
- private:
-  void Work() {
-    for (size_t i = next_++; i < jobs_.size(); i = next_++) {
-      jobs_[i]();
-      done_[i]->set_value();
-    }
-  }
-  std::vector<std::function<void()>> jobs_;
-  std::vector<std::shared_ptr<std::promise<void>>> done_;
-  std::vector<std::shared_future<void>> futures_;
-  std::atomic<size_t> next_{0};
-  std::vector<std::thread> threads_;
-};
-
 }  // namespace
 
 Expected<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs, const std::string& device) {
@@ -241,17 +213,10 @@ Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Bat
   base.on_case_done = nullptr;
   base.on_stage = nullptr;
   if (!base.memo) base.memo = std::make_shared<ExpectedMemo>();
-  auto problem = LoadProblem((fs::path(base.root) / "problems").string(), base.problem);
-  if (!problem) return problem.error();
-  const std::string target = CompileTarget(base, facts->get());
   const int jobs = b.compile_jobs > 0 ? b.compile_jobs : int(std::max(1u, std::thread::hardware_concurrency()));
   const int runners = base.device == "cuda" ? std::max(1, (*facts)->info.device_count) : 1;
-  std::vector<std::function<void()>> compiles;
-  for (const auto& e : todo)
-    compiles.push_back([&, path = e.name] {
-      if (!base.cache_dir.empty() && ExtensionOf(path) != ".so")
-        (void)BuildOnly(path, base.device, target, base.cache_dir, problem->entry_point, problem->Declaration());
-    });
+  std::vector<std::string> files;
+  for (const auto& e : todo) files.push_back(e.name);
   if (b.on_progress) {
     progress.line = "grading " + std::to_string(todo.size()) + " submission(s): " + std::to_string(jobs) +
                     " parallel compiles, " + std::to_string(runners) + " GPU runner(s)" +
@@ -263,11 +228,11 @@ Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Bat
   std::optional<Error> failure;
   double graded_seconds = 0;
   size_t graded = 0;
-  const int compile_threads = std::min<int>(jobs, int(compiles.size()));  // before the move below
-  CompilePool pool(compile_threads, std::move(compiles));
+  auto pool = CompileAhead(base, files, CompileTarget(base, facts->get()), jobs);  // a problem that does not load
+  if (!pool) return pool.error();
   auto run = [&](int gpu) {
     for (size_t i = next++; i < todo.size() && !interrupted(); i = next++) {
-      pool.Wait(i);
+      (*pool)->Wait(i);
       RunOptions o = base;
       o.submission = todo[i].name;
       o.gpu = runners > 1 ? gpu : -1;
@@ -283,7 +248,7 @@ Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Bat
       if (!written) {  // the judge failed: stop grading, keep what is written
         failure = written.error();
         next = todo.size();
-        pool.Cancel();
+        (*pool)->Cancel();
         return;
       }
       graded_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -300,7 +265,7 @@ Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Bat
   std::vector<std::thread> threads;
   for (int gpu = 0; gpu < runners; ++gpu) threads.emplace_back(run, gpu);
   for (auto& t : threads) t.join();
-  if (interrupted()) pool.Cancel();
+  if (interrupted()) (*pool)->Cancel();
   if (failure) return *failure;
   return Status::Ok();
 }

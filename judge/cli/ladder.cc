@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "judge/report/reporter.h"
 #include "judge/util/fs.h"
@@ -88,15 +89,24 @@ std::vector<std::string> LadderFiles(const std::string& dir, const std::string& 
 Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std::vector<std::string>& files) {
   std::vector<LadderRung> rungs;
   RunOptions shared = base;
-  for (const auto& f : files) {
-    if (base.interrupted && base.interrupted->load()) break;
+  if (!shared.known_device) {
+    auto facts = ProbeDeviceFacts(shared);
+    if (!facts) return facts.error();
+    shared.known_device = *facts;
+  }
+  // Every rung compiles on its own core while the GPU grades the ones before it.
+  auto pool = CompileAhead(shared, files, CompileTarget(shared, shared.known_device.get()),
+                           int(std::max(1u, std::thread::hardware_concurrency())));
+  if (!pool) return pool.error();
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (base.interrupted && base.interrupted->load()) { (*pool)->Cancel(); break; }
+    (*pool)->Wait(i);
     RunOptions o = shared;
-    o.submission = f;
-    if (o.on_stage) o.on_stage("grading " + f);
+    o.submission = files[i];
+    if (o.on_stage) o.on_stage("grading " + files[i]);
     auto report = RunSubmission(o);
-    if (!report) return report.error();
-    if (!shared.known_device) shared.known_device = DeviceFacts::From(*report);
-    rungs.push_back({StemOf(f), std::move(*report)});
+    if (!report) { (*pool)->Cancel(); return report.error(); }
+    rungs.push_back({StemOf(files[i]), std::move(*report)});
   }
   return rungs;
 }
