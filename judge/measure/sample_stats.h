@@ -22,4 +22,10 @@ SampleStats Summarize(std::vector<double> samples);
 // when the time budget is spent (after at least one sample: a slow kernel is still measured).
 bool ShouldStopSampling(const TimingPolicy& policy, const std::vector<double>& samples_ms, double spent_seconds);
 
+// Whether another untimed warm-up call goes before sampling: up to warmup_calls of them, while the
+// next one (as long as the last call) still ends within a tenth of the budget. `elapsed_seconds`
+// counts from the first (checked) call, which warms up too: a call that alone takes over a
+// twentieth of the budget gets no separate warm-up.
+bool ShouldWarmUp(const TimingPolicy& policy, int warmups_done, double elapsed_seconds, double last_call_seconds);
+
 }  // namespace judge

@@ -266,16 +266,16 @@ std::variant<CaseOutput, CaseFault> CaseHarness::Run(const CaseRequest& request)
   planned_calls_ = request.diagnostic ? 1 : 1 + policy.warmup_calls + policy.max_samples * (request.hot ? 2 : 1);
   progress_("ready", 0);
   auto fail = [](const Status& st) { return CaseFault{FaultPhase::kSolve, st.error().message}; };
+  auto start = Clock::now();
   if (auto st = Call(CallKind::kCheck, 0, &out.report, &out.outputs); !st) return fail(st);
   if (request.diagnostic || out.report.violation) return out;
   int next = 1;  // variant rotation: consecutive calls never see the same input when there are several
   // A first call that alone outlasts the case's timing budget is the case's only call: it was
   // flushed and timed like any other, and first-call effects (clock ramp-up, cold TLBs) take
   // microseconds, nothing beside seconds. This keeps a 3-second serial kernel from costing 15 s
-  // per large case. Warm-up likewise stops after a tenth of the budget.
+  // per large case. Warm-up likewise stops at a tenth of the budget (ShouldWarmUp).
   if (out.report.calls.back().wall_ms / 1e3 >= policy.budget_seconds) return out;
-  auto start = Clock::now();
-  for (int i = 0; i < policy.warmup_calls && SecondsSince(start) < 0.1 * policy.budget_seconds; ++i) {
+  for (int i = 0; ShouldWarmUp(policy, i, SecondsSince(start), out.report.calls.back().wall_ms / 1e3); ++i) {
     if (auto st = Call(CallKind::kWarmup, next++ % variants_, &out.report, &out.outputs); !st) return fail(st);
     if (out.report.violation) return out;
   }
