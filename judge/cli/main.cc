@@ -278,6 +278,7 @@ judge::RunOptions SharedRunOptions(const cxxopts::ParseResult& args) {
   o.interrupted = &g_interrupted;
   o.run_secret = (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
   o.memo = std::make_shared<judge::ExpectedMemo>();
+  o.workers_ahead = std::make_shared<judge::WorkerAhead>();
   o.on_stage = [](const std::string& s) { std::fprintf(stderr, "%s...\n", s.c_str()); };
   return o;
 }

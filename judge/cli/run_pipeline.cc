@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "judge/cli/run_pipeline.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <deque>
+#include <functional>
+#include <future>
+#include <optional>
 #include <filesystem>
+
+#include <spdlog/spdlog.h>
 
 #include "judge/build/compile_cache.h"
 #include "judge/build/compiler.h"
@@ -141,11 +148,43 @@ Status ValidateSubmissionPath(const std::string& path) {
 
 constexpr int kTimeoutsBeforeGivingUp = 3;
 
+// Preparing a case (its input variants and their expected outputs) is up to a second of host work
+// at N = 1e8; it runs kPrepareAhead cases ahead, on other threads, while the GPU works on the
+// current one (two: a short case before a large one would hide too little).
+constexpr size_t kPrepareAhead = 2;
+
+class CasePrefetcher {
+ public:
+  using Prepare = std::function<Expected<PreparedCase>(size_t)>;
+  explicit CasePrefetcher(Prepare prepare) : prepare_(std::move(prepare)) {}
+  void Start(size_t index) {
+    for (const auto& p : pending_)
+      if (p.first == index) return;
+    pending_.emplace_back(index, std::async(std::launch::async, prepare_, index));
+  }
+  Expected<PreparedCase> Take(size_t index) {
+    // Cases prepared ahead but not run (skipped twins) finish first: a future's end is its wait.
+    while (!pending_.empty() && pending_.front().first < index) pending_.pop_front();
+    if (pending_.empty() || pending_.front().first != index) return prepare_(index);
+    auto prepared = pending_.front().second.get();
+    pending_.pop_front();
+    return prepared;
+  }
+
+ private:
+  Prepare prepare_;
+  std::deque<std::pair<size_t, std::future<Expected<PreparedCase>>>> pending_;
+};
+
 // Judges every case; keeps the small prepared cases for the sanitizer pass.
 void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Case>& cases, Supervisor& supervisor,
               const Reference& reference, RunReport& report, std::vector<PreparedCase>* small) {
   auto start = std::chrono::steady_clock::now();
   int timeouts_in_a_row = 0;
+  CasePrefetcher prefetch([&](size_t i) {
+    return PrepareCase(problem, cases[i], reference, o.run_secret, problem.input_variants, o.memo.get());
+  });
+  auto skipped = [&](size_t i) { return TwinNotNeeded(cases[i], report.cases, problem.performance_timing); };
   for (size_t i = 0; i < cases.size(); ++i) {
     // A kernel that hung on three cases in a row would cost every remaining case its full limit
     // (plus a fresh CUDA context): a course batch with a few of those would take hours.
@@ -165,10 +204,16 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
       report.message = "interrupted: the remaining cases were not run";
       return;
     }
+    if (auto skip = skipped(i)) {
+      NoteSkippedTwin(*skip, &report.cases);
+      continue;
+    }
     CaseResult result;
     auto prepare_start = std::chrono::steady_clock::now();
-    auto prepared = PrepareCase(problem, cases[i], reference, o.run_secret, problem.input_variants, o.memo.get());
+    auto prepared = prefetch.Take(i);
     double prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - prepare_start).count();
+    for (size_t next = i + 1, started = 0; next < cases.size() && started < kPrepareAhead; ++next)
+      if (!skipped(next)) { prefetch.Start(next); ++started; }
     if (!prepared) {
       FailAll(report, {cases[i]}, Verdict::kInternalError, "the reference failed: " + prepared.error().message);
       result = report.cases.back();
@@ -178,6 +223,8 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
       result.prepare_seconds = prepare_seconds;
       result.seconds += prepare_seconds;
       report.cases.push_back(result);
+      spdlog::debug("case {} {}: {:.3f} s, {:.3f} s of it waiting for its inputs and expected outputs", result.name,
+                    VerdictShort(result.verdict), result.seconds, prepare_seconds);
       if (!o.sanitize_tools.empty() && result.min_bytes <= (1 << 20)) small->push_back(std::move(*prepared));
     }
     if (o.on_case_done) o.on_case_done(i, cases.size(), result);
@@ -253,6 +300,8 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
     report.ceiling_source = facts->ceiling_source;
     if (!facts->warning.empty()) report.warnings.push_back(facts->warning);
   }
+  spdlog::debug("{}: device known after {:.3f} s", o.submission,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   if (auto st = Build(o, *problem, report); !st) {
     report.verdict = Verdict::kInternalError;
     report.message = "the judge could not build the submission: " + st.error().message;
@@ -284,8 +333,11 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
       config.window_correction_ms = o.device == "cuda" && report.device ? report.device->empty_window_ms : 0;
       config.flush = o.flush_mode;
       config.timing_processes = o.timing_processes;
+      config.ahead = o.workers_ahead;
       report.flush_mode = o.flush_mode;
       std::vector<PreparedCase> small;
+      spdlog::debug("{}: built and reference loaded after {:.3f} s", o.submission,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       {
         Supervisor supervisor(*problem, config);
         RunCases(o, *problem, cases, supervisor, *reference, report, &small);
@@ -308,6 +360,21 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
   report.exit_code = ExitCodeForVerdict(report.verdict);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
+}
+
+Expected<std::unique_ptr<CompilePool>> CompileAhead(const RunOptions& o, const std::vector<std::string>& files,
+                                                    const std::string& target, int jobs) {
+  auto problem = LoadProblem((fs::path(o.root) / "problems").string(), o.problem);
+  if (!problem) return problem.error();
+  std::vector<std::function<void()>> compiles;
+  for (const auto& path : files)
+    compiles.push_back([o, path, target, entry = problem->entry_point, declaration = problem->Declaration()] {
+      // A failure here is found again, and reported, when the submission is graded.
+      if (!o.cache_dir.empty() && ExtensionOf(path) != ".so")
+        (void)BuildOnly(path, o.device, target, o.cache_dir, entry, declaration);
+    });
+  const int threads = std::max(1, std::min(jobs, int(compiles.size())));
+  return std::make_unique<CompilePool>(threads, std::move(compiles));
 }
 
 Expected<BuildOnlyResult> BuildOnly(const std::string& source, const std::string& device, const std::string& arch,

@@ -10,8 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "judge/build/compile_pool.h"
 #include "judge/report/run_report.h"
 #include "judge/supervise/case_preparation.h"
+#include "judge/supervise/worker_ahead.h"
 #include "judge/util/expected.h"
 
 namespace judge {
@@ -21,10 +23,6 @@ struct DeviceFacts {
   double ceiling_gbps = 0;
   std::string ceiling_source;
   std::string warning;  // why the ceiling is missing, for every report
-  static std::shared_ptr<const DeviceFacts> From(const RunReport& r) {
-    if (!r.device) return nullptr;
-    return std::make_shared<DeviceFacts>(DeviceFacts{*r.device, r.ceiling_gbps, r.ceiling_source, ""});
-  }
 };
 
 struct RunOptions {
@@ -47,6 +45,7 @@ struct RunOptions {
   uint64_t run_secret = 0;
   // Shared by the runs of one ladder or comparison (same cases, same secret); null for one run.
   std::shared_ptr<ExpectedMemo> memo;     // seeds the hidden input variants; never sent to the worker
+  std::shared_ptr<WorkerAhead> workers_ahead;  // starts the next run's worker early; null: in line
   // Known from an earlier run of the same command: the device probe (a CUDA context) and the
   // ceiling lookup are skipped.
   std::shared_ptr<const DeviceFacts> known_device;
@@ -67,6 +66,11 @@ Expected<std::shared_ptr<const DeviceFacts>> ProbeDeviceFacts(const RunOptions& 
 
 // The compile target for the device in `facts` (or options.arch).
 std::string CompileTarget(const RunOptions& options, const DeviceFacts* facts);
+
+// Compiles `files` into options.cache_dir on `jobs` threads, in order (batch, ladder); wait for
+// files[i] before grading it. Without a cache nothing could be kept: the jobs do nothing.
+Expected<std::unique_ptr<CompilePool>> CompileAhead(const RunOptions& options, const std::vector<std::string>& files,
+                                                    const std::string& target, int jobs);
 
 // `judge build`: compile only (used by CI to compile every sample without a GPU).
 struct BuildOnlyResult {

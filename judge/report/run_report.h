@@ -54,7 +54,8 @@ struct CaseResult {
   int64_t min_bytes = 0;                  // bytes the problem must move
   double gbps = 0;                        // min_bytes / honest median time
   double seconds = 0;                     // wall time the judge spent on the case
-  double prepare_seconds = 0;             // of which: generating inputs and expected outputs (judge)
+  double prepare_seconds = 0;             // of which: waiting for inputs and expected outputs (judge; made
+                                          // while the case before ran, so mostly 0)
   double setup_seconds = 0;               // of which: the worker's allocation, generation, upload
   std::string worker_stdout, worker_stderr;
   bool output_truncated = false;

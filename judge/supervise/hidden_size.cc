@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "judge/supervise/hidden_size.h"
 
+#include <cstdio>
 #include <string>
 
 #include "judge/report/reporter.h"
@@ -30,6 +31,33 @@ void AddHiddenSizeCases(const Problem& problem, uint64_t run_secret, std::vector
     if (problem.ValidateScalars(twin.scalars).ok()) twins.push_back(std::move(twin));
   }
   cases->insert(cases->end(), twins.begin(), twins.end());
+}
+
+std::optional<SkippedTwin> TwinNotNeeded(const Case& twin, const std::vector<CaseResult>& results_so_far,
+                                         const TimingPolicy& performance) {
+  const std::string suffix = kHiddenSuffix;
+  if (twin.name.size() <= suffix.size() || twin.name.compare(twin.name.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return std::nullopt;
+  const std::string official_name = twin.name.substr(0, twin.name.size() - suffix.size());
+  for (size_t i = 0; i < results_so_far.size(); ++i) {
+    const CaseResult& official = results_so_far[i];
+    if (official.name != official_name) continue;
+    if (official.verdict != Verdict::kAccepted)
+      return SkippedTwin{i, "the official case was not accepted (" + std::string(VerdictShort(official.verdict)) + ")"};
+    if (official.event.count == 1 && official.wall.max >= performance.budget_seconds * 1e3) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "its one call took %.2f s, over the %.2g s timing budget, where special-casing the size gains nothing",
+                    official.wall.max / 1e3, performance.budget_seconds);
+      return SkippedTwin{i, buf};
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+void NoteSkippedTwin(const SkippedTwin& skipped, std::vector<CaseResult>* results) {
+  std::string& detail = (*results)[skipped.official].detail;
+  detail += (detail.empty() ? "" : "; ") + std::string("the unpredictable-size twin was not run: ") + skipped.why;
 }
 
 void FlagSizeSpecialCasing(std::vector<CaseResult>* results, double ratio) {

@@ -4,6 +4,8 @@
 // Each run adds, for every performance case, a twin at a size drawn from the run's secret (90-99%
 // of the official size), and flags the official result when it is much faster per byte.
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "judge/problem/problem.h"
@@ -16,6 +18,19 @@ inline constexpr const char* kHiddenSuffix = "_unpredictable_size";
 
 // Appends the twins; cases that are not generated or have no scalar to vary get none.
 void AddHiddenSizeCases(const Problem& problem, uint64_t run_secret, std::vector<Case>* cases);
+
+// Why `twin` need not run, given the results so far (nullopt: it must, or it is no twin). A twin
+// is there to keep the official time honest, so it is skipped when that time cannot rank: the
+// official case was not accepted, or its one call alone outlasted the timing budget (a serial
+// kernel's 2.7 s at N = 1e8), a speed at which special-casing the size gains nothing.
+struct SkippedTwin {
+  size_t official;  // index in the results
+  std::string why;
+};
+std::optional<SkippedTwin> TwinNotNeeded(const Case& twin, const std::vector<CaseResult>& results_so_far,
+                                         const TimingPolicy& performance);
+// Says so on the official case.
+void NoteSkippedTwin(const SkippedTwin& skipped, std::vector<CaseResult>* results);
 
 // Flags an official performance case whose GB/s beats its twin's by more than `ratio`.
 void FlagSizeSpecialCasing(std::vector<CaseResult>* results, double ratio = 1.5);

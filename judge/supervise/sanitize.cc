@@ -73,6 +73,7 @@ std::vector<SanitizerResult> RunSanitizers(const Problem& problem, const Supervi
     SupervisorConfig config = base;
     config.wrapper = {sanitizer, "--tool", tool, "--log-file", log_path, "--print-limit", "20"};
     config.single_call = true;
+    config.ahead = nullptr;  // a sanitizer's worker takes seconds to start: none is started on spec
     config.finish_grace_seconds = 60;  // the tool writes its summary as the worker exits
     config.time_scale = 50;            // instrumented kernels run far slower
     auto start = std::chrono::steady_clock::now();

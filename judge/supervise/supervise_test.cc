@@ -7,6 +7,7 @@
 #include "judge/problem/problem.h"
 #include "judge/problem/reference.h"
 
+#include "judge/measure/sample_stats.h"
 #include "judge/measure/timing_audit.h"
 #include "judge/supervise/case_preparation.h"
 #include "judge/supervise/hidden_size.h"
@@ -160,6 +161,40 @@ TEST(HiddenSize, FlagsAnOfficialSizeThatIsMuchFaster) {
   results[0].flags.clear();
   FlagSizeSpecialCasing(&results);
   EXPECT_TRUE(results[0].flags.empty());
+}
+
+TEST(HiddenSize, TwinIsSkippedOnlyWhenTheOfficialTimeCannotRank) {
+  TimingPolicy perf{5, 30, 500, 2.0, 0.0025};
+  Case twin;
+  twin.name = std::string("perf_100m") + kHiddenSuffix;
+  CaseResult other, official;
+  other.name = "perf_4m";
+  official.name = "perf_100m";
+  official.verdict = other.verdict = Verdict::kAccepted;
+  official.event = Summarize({0.092, 0.093, 0.092});
+  official.wall = Summarize({0.2, 0.2, 0.2});
+  std::vector<CaseResult> results = {other, official};
+  EXPECT_FALSE(TwinNotNeeded(twin, results, perf));  // a fast, accepted official: the twin runs
+  results[1].event = Summarize({2700});               // one 2.7 s call: the serial kernel
+  results[1].wall = Summarize({2710});
+  auto skipped = TwinNotNeeded(twin, results, perf);
+  ASSERT_TRUE(skipped);
+  EXPECT_EQ(skipped->official, 1u);
+  EXPECT_NE(skipped->why.find("2.71 s"), std::string::npos) << skipped->why;
+  NoteSkippedTwin(*skipped, &results);
+  EXPECT_NE(results[1].detail.find("twin was not run: its one call took 2.71 s"), std::string::npos) << results[1].detail;
+  EXPECT_TRUE(results[0].detail.empty());
+  results[1] = official;
+  results[1].event = Summarize({1500});               // one call under the budget: the twin runs
+  results[1].wall = Summarize({1510});
+  EXPECT_FALSE(TwinNotNeeded(twin, results, perf));
+  results[1] = official;
+  results[1].verdict = Verdict::kWrongAnswer;
+  EXPECT_TRUE(TwinNotNeeded(twin, results, perf));
+  Case not_a_twin = twin;
+  not_a_twin.name = "perf_100m";
+  EXPECT_FALSE(TwinNotNeeded(not_a_twin, results, perf));
+  EXPECT_FALSE(TwinNotNeeded(twin, {other}, perf));   // the official did not run (not selected)
 }
 
 }  // namespace

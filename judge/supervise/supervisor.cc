@@ -11,6 +11,8 @@
 #include <map>
 #include <sstream>
 
+#include <spdlog/spdlog.h>
+
 #include "judge/check/tolerance_check.h"
 #include "judge/util/fs.h"
 #include "judge/util/subprocess.h"
@@ -22,6 +24,8 @@ using Clock = std::chrono::steady_clock;
 constexpr double kInitSeconds = 60;      // CUDA context creation can take seconds on a cold GPU
 constexpr double kCallSlackSeconds = 2;  // cache flush, event sync, memory checks around a call
 constexpr uid_t kNobody = 65534;
+
+double SecondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 std::string Seconds(double s) {
   char buf[32];
@@ -98,13 +102,19 @@ CaseRequest BuildCaseRequest(const Problem& problem, const PreparedCase& c) {
 Supervisor::Supervisor(const Problem& problem, SupervisorConfig config) : problem_(problem), config_(std::move(config)) {}
 
 Supervisor::~Supervisor() {
-  if (worker_) worker_->Finish(config_.finish_grace_seconds);
-  if (!scratch_.empty()) RemoveTree(scratch_);
+  Retire();
 }
 
 void Supervisor::Retire() {
   if (!worker_) return;
+  if (config_.ahead) {
+    config_.ahead->Retire(StartedWorker{std::move(worker_), scratch_}, config_.finish_grace_seconds);
+    scratch_.clear();
+    return;
+  }
+  auto start = Clock::now();
   worker_->Finish(config_.finish_grace_seconds);
+  spdlog::debug("worker exited in {:.3f} s (CUDA context teardown)", SecondsSince(start));
   worker_.reset();
   if (!scratch_.empty()) RemoveTree(scratch_);
   scratch_.clear();
@@ -175,54 +185,23 @@ std::optional<Supervisor::Failure> Supervisor::Converse(const Json& request, con
   return Failure{Verdict::kInternalError, "worker answered \"" + got + "\" to " + type + ": " + message};
 }
 
-// A private folder the worker may write, holding its own copy of the library (the cache may sit
-// in a home folder that the unprivileged worker cannot enter).
-Expected<std::string> Supervisor::PrepareScratch() {
-  auto dir = MakeTempDir(std::filesystem::temp_directory_path().string(), "gpu-judge-worker-");
-  if (!dir) return dir.error();
-  std::string lib = *dir + "/submission.so";
-  std::error_code ec;
-  std::filesystem::copy_file(config_.library_path, lib, ec);
-  if (ec) return MakeError(ErrorCode::kIo, "cannot copy the library into " + *dir + ": " + ec.message());
-  ::chmod(dir->c_str(), 0700);
-  ::chmod(lib.c_str(), 0500);
-  if (::geteuid() == 0 && config_.sandbox) {  // the worker drops to nobody: hand it the folder
-    (void)::chown(dir->c_str(), kNobody, kNobody);
-    (void)::chown(lib.c_str(), kNobody, kNobody);
-  }
-  return *dir;
-}
-
-std::vector<std::string> Supervisor::WorkerEnvironment() const {
-  // Only what CUDA and the loader need: the judge's own environment may hold secrets.
-  std::vector<std::string> env = {"HOME=" + scratch_, "TMPDIR=" + scratch_, "CUDA_CACHE_PATH=" + scratch_ + "/.nv",
-                                  "LC_ALL=C"};
-  if (config_.visible_device >= 0) env.push_back("CUDA_VISIBLE_DEVICES=" + VisibleDevice(config_.visible_device));
+// Everything a worker for this supervisor starts with. Its environment holds only what CUDA and
+// the loader need: the judge's own environment may hold secrets.
+WorkerRecipe Supervisor::Recipe() const {
+  WorkerRecipe r;
+  r.argv = config_.wrapper;
+  r.argv.insert(r.argv.end(), {config_.worker_program, "__worker"});
+  r.env = {"LC_ALL=C"};
+  if (config_.visible_device >= 0) r.env.push_back("CUDA_VISIBLE_DEVICES=" + VisibleDevice(config_.visible_device));
   for (const char* key : {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_MODULE_LOADING",
                           "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "CUDA_DEVICE_ORDER",
                           "JUDGE_HOST_CLOCK_MHZ"})
     if (const char* v = std::getenv(key); v && !(config_.visible_device >= 0 && std::string(key) == "CUDA_VISIBLE_DEVICES"))
-      env.push_back(std::string(key) + "=" + v);
-  return env;
-}
-
-std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
-  if (load_failure_) return load_failure_;
-  if (worker_) return std::nullopt;
-  auto scratch = PrepareScratch();
-  if (!scratch) return Failure{Verdict::kInternalError, "cannot prepare the worker's folder: " + scratch.error().message};
-  scratch_ = *scratch;
-  std::vector<std::string> argv = config_.wrapper;
-  argv.insert(argv.end(), {config_.worker_program, "__worker"});
-  WorkerLaunch launch{argv, WorkerEnvironment(), config_.output_cap_bytes, 1ull << 32,
-                      config_.interrupted, size_t(problem_.limits.output_kb * 1024),
-                      uint64_t(problem_.limits.host_memory_mb * 1024 * 1024)};
-  auto spawned = WorkerProcess::Spawn(launch);
-  if (!spawned) return Failure{Verdict::kInternalError, "cannot start a worker: " + spawned.error().message};
-  worker_ = std::move(*spawned);
+      r.env.push_back(std::string(key) + "=" + v);
+  r.limits = WorkerLaunch{{}, {}, config_.output_cap_bytes, 1ull << 32, config_.interrupted,
+                          size_t(problem_.limits.output_kb * 1024), uint64_t(problem_.limits.host_memory_mb * 1024 * 1024)};
   SandboxPolicy policy;
   policy.enabled = config_.sandbox;
-  policy.scratch_dir = scratch_;
   // compute-sanitizer injects its own library into the worker, which must reach the tool's front
   // end (outside any namespace, as root): its runs keep only the rlimits, and say so.
   if (!config_.wrapper.empty()) policy.skip = {"network_namespace", "unprivileged", "no_new_privs", "landlock", "seccomp"};
@@ -230,13 +209,59 @@ std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
     std::stringstream ss(skip);
     for (std::string layer; std::getline(ss, layer, ',');) policy.skip.push_back(layer);
   }
-  Frame reply;
-  if (auto f = Converse({{"type", "init"}, {"device", config_.device_kind}, {"flush", config_.flush},
-                         {"sandbox", SandboxPolicyToJson(policy)}},
-                        "device", &reply, kInitSeconds * config_.time_scale)) {
-    Discard();
-    return f;
+  r.init = {{"type", "init"}, {"device", config_.device_kind}, {"flush", config_.flush}, {"sandbox", SandboxPolicyToJson(policy)}};
+  r.init_seconds = kInitSeconds * config_.time_scale;
+  r.chown_to_nobody = ::geteuid() == 0 && config_.sandbox;
+  return r;
+}
+
+// The worker's own copy of the library (the cache may sit in a home folder that the unprivileged
+// worker cannot enter).
+Status Supervisor::CopyLibrary() const {
+  std::string lib = scratch_ + "/submission.so";
+  std::error_code ec;
+  std::filesystem::copy_file(config_.library_path, lib, std::filesystem::copy_options::overwrite_existing, ec);
+  if (ec) return MakeError(ErrorCode::kIo, "cannot copy the library into " + scratch_ + ": " + ec.message());
+  ::chmod(lib.c_str(), 0500);
+  if (::geteuid() == 0 && config_.sandbox) (void)::chown(lib.c_str(), kNobody, kNobody);
+  return Status::Ok();
+}
+
+std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
+  if (load_failure_) return load_failure_;
+  if (worker_) return std::nullopt;
+  const WorkerRecipe recipe = Recipe();
+  auto start = Clock::now();
+  if (auto spare = config_.ahead ? config_.ahead->Take(recipe) : std::nullopt) {
+    worker_ = std::move(spare->process);
+    scratch_ = spare->scratch;
+    spdlog::debug("took a worker started ahead, its device open ({:.3f} s wait)", SecondsSince(start));
+  } else {
+    auto scratch = MakeWorkerScratch(recipe.chown_to_nobody);
+    if (!scratch) return Failure{Verdict::kInternalError, "cannot prepare the worker's folder: " + scratch.error().message};
+    scratch_ = *scratch;
+    auto spawned = WorkerProcess::Spawn(recipe.Launch(scratch_));
+    if (!spawned) {
+      RemoveTree(scratch_);
+      scratch_.clear();
+      return Failure{Verdict::kInternalError, "cannot start a worker: " + spawned.error().message};
+    }
+    worker_ = std::move(*spawned);
+    Frame reply;
+    if (auto f = Converse(recipe.InitRequest(scratch_), "device", &reply, recipe.init_seconds)) {
+      Discard();
+      return f;
+    }
+    spdlog::debug("worker started and opened the device in {:.3f} s", SecondsSince(start));
   }
+  // The next worker (after a crash, or for the next submission) starts while this one works.
+  if (config_.ahead) config_.ahead->Prepare(recipe);
+  if (auto st = CopyLibrary(); !st) {
+    Discard();
+    return Failure{Verdict::kInternalError, st.error().message};
+  }
+  start = Clock::now();
+  Frame reply;
   auto f = Converse({{"type", "load"}, {"library", scratch_ + "/submission.so"}, {"entry_point", problem_.entry_point}},
                     "sandboxed", &reply, problem_.limits.setup_seconds);
   if (!f) {
@@ -251,6 +276,7 @@ std::optional<Supervisor::Failure> Supervisor::EnsureWorker() {
     Discard();
     return f;
   }
+  spdlog::debug("worker sandboxed and loaded the submission in {:.3f} s", SecondsSince(start));
   return std::nullopt;
 }
 
@@ -291,6 +317,8 @@ Supervisor::Outcome Supervisor::Request(const PreparedCase& c, const CaseRequest
     return out;
   };
   if (auto f = EnsureWorker()) { out.failure = f; return out; }
+  // Timed work waits until the judge's own workers, starting or exiting, have left the GPU.
+  if (config_.ahead && c.spec.IsPerformance()) config_.ahead->Quiesce();
   if (auto st = worker_->Send(CaseRequestToJson(request)); !st) return fail(Death(worker_->Next(1.0), "before the case started"));
   bool ready = false;
   int calls = 0;

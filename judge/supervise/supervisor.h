@@ -14,6 +14,7 @@
 #include "judge/report/run_report.h"
 #include "judge/sandbox/sandbox.h"
 #include "judge/supervise/case_preparation.h"
+#include "judge/supervise/worker_ahead.h"
 #include "judge/supervise/worker_process.h"
 
 namespace judge {
@@ -38,6 +39,9 @@ struct SupervisorConfig {
   // pooled: each process (CUDA context) has an offset of its own (+-1.5% at N = 4M on the H200).
   int timing_processes = 1;
   int visible_device = -1;           // >= 0: the worker sees only this GPU (CUDA_VISIBLE_DEVICES)
+  // Starts workers ahead and lets them exit in the background (shared by the runs of a ladder,
+  // batch or comparison); null: every worker starts and exits in line.
+  std::shared_ptr<WorkerAhead> ahead;
 };
 
 class Supervisor {
@@ -65,8 +69,8 @@ class Supervisor {
   };
   Expected<Frame> AskTrustedWorker(const Json& request, const std::string& want);
   std::optional<Failure> EnsureWorker();
-  Expected<std::string> PrepareScratch();
-  std::vector<std::string> WorkerEnvironment() const;
+  WorkerRecipe Recipe() const;
+  Status CopyLibrary() const;  // into the worker's folder
   // Sends `request` (unless null) and waits for a `want` frame.
   std::optional<Failure> Converse(const Json& request, const std::string& want, Frame* reply, double timeout);
   Outcome Request(const PreparedCase& c, const CaseRequest& request);

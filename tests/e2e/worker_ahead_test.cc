@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// WorkerAhead with real workers (`judge __worker` on the host test double): a spare is started,
+// handed over with its device open, never handed to a supervisor of another kind, and every worker
+// it started or retired is gone, folder and all, when it is.
+#include "judge/supervise/worker_ahead.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+
+#include "judge/util/fs.h"
+
+namespace judge {
+namespace {
+
+namespace fs = std::filesystem;
+
+class WorkerAheadTest : public ::testing::Test {
+ protected:
+  void SetUp() override {  // the worker folders land in a folder of the test's own
+    if (const char* t = std::getenv("TMPDIR")) saved_ = t;
+    auto dir = MakeTempDir(fs::temp_directory_path().string(), "worker-ahead-test-");
+    ASSERT_TRUE(dir);
+    tmp_ = *dir;
+    ::setenv("TMPDIR", tmp_.c_str(), 1);
+  }
+  void TearDown() override {
+    if (saved_) ::setenv("TMPDIR", saved_->c_str(), 1);
+    else ::unsetenv("TMPDIR");
+    RemoveTree(tmp_);
+  }
+  size_t WorkerFolders() const {
+    size_t n = 0;
+    for (const auto& e : fs::directory_iterator(tmp_)) n += e.path().filename().string().rfind("gpu-judge-worker-", 0) == 0;
+    return n;
+  }
+  static WorkerRecipe HostRecipe(const std::string& flush = "read") {
+    WorkerRecipe r;
+    r.argv = {JUDGE_BINARY, "__worker"};
+    r.env = {"LC_ALL=C"};
+    r.init = {{"type", "init"}, {"device", "host"}, {"flush", flush}, {"sandbox", {{"enabled", false}}}};
+    r.init_seconds = 30;
+    return r;
+  }
+  std::string tmp_;
+  std::optional<std::string> saved_;
+};
+
+TEST_F(WorkerAheadTest, HandsOverAStartedWorkerOnlyForTheSameRecipe) {
+  WorkerAhead ahead;
+  EXPECT_FALSE(ahead.Take(HostRecipe()));  // nothing prepared
+  ahead.Prepare(HostRecipe());
+  ahead.Prepare(HostRecipe());  // one spare per recipe
+  EXPECT_EQ(ahead.started(), 1u);
+  EXPECT_FALSE(ahead.Take(HostRecipe("write")));  // another kind of worker does not fit
+  auto spare = ahead.Take(HostRecipe());
+  ASSERT_TRUE(spare);
+  EXPECT_EQ(ahead.taken(), 1u);
+  EXPECT_TRUE(fs::is_directory(spare->scratch));
+  EXPECT_EQ(::kill(spare->process->pid(), 0), 0);  // alive, its device open, waiting for the next request
+  ASSERT_TRUE(spare->process->Send({{"type", "load"}, {"library", spare->scratch + "/none.so"}, {"entry_point", "solve"}}));
+  auto ev = spare->process->Next(30);  // it answers like any worker that just opened its device
+  ASSERT_EQ(ev.kind, WorkerEvent::Kind::kFrame);
+  EXPECT_EQ(ev.frame.header.value("type", ""), "sandboxed");
+  std::string scratch = spare->scratch;
+  ahead.Retire(std::move(*spare), 5);
+  ahead.Quiesce();
+  EXPECT_FALSE(fs::exists(scratch));  // exited in the background, folder removed
+}
+
+TEST_F(WorkerAheadTest, SparesNobodyTookAreKilledWithTheirFolders) {
+  pid_t pid = -1;
+  {
+    WorkerAhead ahead;
+    ahead.Prepare(HostRecipe());
+    ahead.Quiesce();  // started and idle
+    EXPECT_EQ(WorkerFolders(), 1u);
+    auto spare = ahead.Take(HostRecipe());
+    ASSERT_TRUE(spare);
+    pid = spare->process->pid();
+    ahead.Retire(std::move(*spare), 5);
+    ahead.Prepare(HostRecipe());  // another spare, never taken
+  }
+  EXPECT_EQ(WorkerFolders(), 0u);
+  EXPECT_NE(::kill(pid, 0), 0);
+}
+
+TEST_F(WorkerAheadTest, AWorkerThatCannotStartIsNoSpare) {
+  WorkerAhead ahead;
+  WorkerRecipe broken = HostRecipe();
+  broken.init["device"] = "no-such-device";  // the worker answers init with a fault
+  ahead.Prepare(broken);
+  EXPECT_FALSE(ahead.Take(broken));  // the supervisor then starts its own and reports the fault
+  EXPECT_EQ(WorkerFolders(), 0u);
+}
+
+}  // namespace
+}  // namespace judge
