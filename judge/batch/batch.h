@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "judge/cli/run_pipeline.h"
+#include "judge/run/run_pipeline.h"
 #include "judge/grade/grading_policy.h"
-#include "judge/report/run_report.h"
+#include "judge/core/run_report.h"
 
 namespace judge {
 

@@ -16,9 +16,9 @@
 
 #include "judge/batch/batch.h"
 #include "judge/build/compile_cache.h"
-#include "judge/cli/compare.h"
-#include "judge/cli/ladder.h"
-#include "judge/cli/run_pipeline.h"
+#include "judge/run/compare.h"
+#include "judge/run/ladder.h"
+#include "judge/run/run_pipeline.h"
 #include "judge/problem/problem.h"
 #include "judge/report/reporter.h"
 #include "judge/testcase/testcase.h"

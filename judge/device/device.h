@@ -48,7 +48,7 @@ struct ReadCeiling {
   std::string shape;  // the kernel configuration that reached it
 };
 
-// A generated input the device can write itself (judge/testcase/counter_rng.h):
+// A generated input the device can write itself (judge/util/counter_rng.h):
 // element i = a + b * Unit(key, i) (uniform), floor of that (uniform_int), a (constant), a + b * i (arange).
 struct CounterFill {
   enum Kind { kUniform, kUniformInt, kConstant, kArange } kind = kUniform;

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "judge/device/device.h"
-#include "judge/testcase/counter_rng.h"
+#include "judge/util/counter_rng.h"
 
 namespace judge {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/report/run_report.h"
+#include "judge/core/run_report.h"
 #include "judge/util/expected.h"
 #include "judge/util/json_fields.h"
 

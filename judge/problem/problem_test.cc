@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "judge/build/compile_cache.h"
-#include "judge/problem/reference.h"
+#include "judge/check/reference.h"
 #include "judge/testcase/testcase.h"
 
 namespace judge {

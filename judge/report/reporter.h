@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "judge/grade/grading_policy.h"
-#include "judge/report/run_report.h"
+#include "judge/core/run_report.h"
 #include "judge/util/json_fields.h"
 
 namespace judge {

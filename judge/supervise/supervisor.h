@@ -11,9 +11,9 @@
 
 #include "judge/problem/problem.h"
 #include "judge/protocol/messages.h"
-#include "judge/report/run_report.h"
+#include "judge/core/run_report.h"
 #include "judge/sandbox/sandbox.h"
-#include "judge/supervise/case_preparation.h"
+#include "judge/check/case_preparation.h"
 #include "judge/supervise/worker_ahead.h"
 #include "judge/supervise/worker_process.h"
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <thread>
 
-#include "judge/testcase/counter_rng.h"
+#include "judge/util/counter_rng.h"
 
 namespace judge {
 namespace {

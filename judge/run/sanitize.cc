@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "judge/supervise/sanitize.h"
+#include "judge/run/sanitize.h"
 
 #include <unistd.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "judge/supervise/case_preparation.h"
+#include "judge/check/case_preparation.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "judge/cli/compare.h"
+#include "judge/run/compare.h"
 
 namespace judge {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "judge/problem/problem.h"
-#include "judge/report/run_report.h"
+#include "judge/core/run_report.h"
 #include "judge/testcase/testcase.h"
 
 namespace judge {

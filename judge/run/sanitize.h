@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "judge/problem/problem.h"
-#include "judge/supervise/case_preparation.h"
+#include "judge/check/case_preparation.h"
 #include "judge/supervise/supervisor.h"
 
 namespace judge {

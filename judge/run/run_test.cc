@@ -5,13 +5,13 @@
 
 #include "judge/build/compile_cache.h"
 #include "judge/problem/problem.h"
-#include "judge/problem/reference.h"
+#include "judge/check/reference.h"
 
 #include "judge/measure/sample_stats.h"
 #include "judge/measure/timing_audit.h"
-#include "judge/supervise/case_preparation.h"
-#include "judge/supervise/hidden_size.h"
-#include "judge/supervise/sanitize.h"
+#include "judge/check/case_preparation.h"
+#include "judge/run/hidden_size.h"
+#include "judge/run/sanitize.h"
 
 namespace judge {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "judge/problem/reference.h"
+#include "judge/check/reference.h"
 
 #include <dlfcn.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "judge/supervise/hidden_size.h"
+#include "judge/run/hidden_size.h"
 
 #include <cstdio>
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "judge/cli/ladder.h"
+#include "judge/run/ladder.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/problem/reference.h"
+#include "judge/check/reference.h"
 #include "judge/testcase/testcase.h"
 
 namespace judge {

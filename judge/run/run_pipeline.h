@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "judge/build/compile_pool.h"
-#include "judge/report/run_report.h"
-#include "judge/supervise/case_preparation.h"
+#include "judge/core/run_report.h"
+#include "judge/check/case_preparation.h"
 #include "judge/supervise/worker_ahead.h"
 #include "judge/util/expected.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/cli/run_pipeline.h"
+#include "judge/run/run_pipeline.h"
 #include "judge/measure/ratio.h"
 
 namespace judge {

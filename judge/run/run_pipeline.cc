@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "judge/cli/run_pipeline.h"
+#include "judge/run/run_pipeline.h"
 
 #include <algorithm>
 #include <chrono>
@@ -17,10 +17,10 @@
 #include "judge/build/elf_symbols.h"
 #include "judge/measure/ceiling_cache.h"
 #include "judge/problem/problem.h"
-#include "judge/problem/reference.h"
-#include "judge/supervise/case_preparation.h"
-#include "judge/supervise/hidden_size.h"
-#include "judge/supervise/sanitize.h"
+#include "judge/check/reference.h"
+#include "judge/check/case_preparation.h"
+#include "judge/run/hidden_size.h"
+#include "judge/run/sanitize.h"
 #include "judge/supervise/supervisor.h"
 #include "judge/testcase/testcase.h"
 #include "judge/util/fs.h"
