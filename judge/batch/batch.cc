@@ -29,15 +29,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool IsSubmission(const fs::path& p, const std::string& device) {
+bool IsSubmission(const fs::path& p, DeviceKind device) {
   std::string ext = p.extension().string();
-  return device == "host" ? (ext == ".cc" || ext == ".cpp") : ext == ".cu";
+  return IsSubmissionSource(device, ext);
 }
 
 // Everything a result depends on besides the submission: the problem, its testcases, the judge,
 // and the options that change what is measured.
 Expected<std::string> ContextHash(const RunOptions& o) {
-  std::string text = std::string("gpu-judge-batch-v1|") + kJudgeVersion + "|" + o.problem + "|" + o.device + "|" + o.arch +
+  std::string text = std::string("gpu-judge-batch-v1|") + kJudgeVersion + "|" + o.problem + "|" + std::string(DeviceKindName(o.device)) + "|" + o.arch +
                      "|flush=" + o.flush_mode + "|hot=" + (o.hot ? "1" : "0") +
                      "|timing_processes=" + std::to_string(o.timing_processes) +
                      "|call_timeout=" + std::to_string(o.call_timeout_seconds) + "|cases=";
@@ -119,7 +119,7 @@ std::string Clock(double seconds) {
 
 }  // namespace
 
-Expected<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs, const std::string& device) {
+Expected<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs, DeviceKind device) {
   std::set<std::string> files;
   for (const auto& in : inputs) {
     std::error_code ec;
@@ -138,7 +138,7 @@ Expected<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& 
     if (files.size() == before)
       return MakeError(ErrorCode::kUsage, "nothing to grade in \"" + in + "\" (give folders, files or quoted glob patterns such as 'students/*/kernel.cu')");
   }
-  if (files.empty()) return MakeError(ErrorCode::kUsage, std::string("no submissions (") + (device == "host" ? ".cc/.cpp" : ".cu") + " files) in the inputs");
+  if (files.empty()) return MakeError(ErrorCode::kUsage, std::string("no submissions (") + (device == DeviceKind::kHost ? ".cc/.cpp" : ".cu") + " files) in the inputs");
   return std::vector<std::string>(files.begin(), files.end());
 }
 
@@ -214,7 +214,7 @@ Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Bat
   base.on_stage = nullptr;
   if (!base.memo) base.memo = std::make_shared<ExpectedMemo>();
   const int jobs = b.compile_jobs > 0 ? b.compile_jobs : int(std::max(1u, std::thread::hardware_concurrency()));
-  const int runners = base.device == "cuda" ? std::max(1, (*facts)->info.device_count) : 1;
+  const int runners = base.device == DeviceKind::kCuda ? std::max(1, (*facts)->info.device_count) : 1;
   std::vector<std::string> files;
   for (const auto& e : todo) files.push_back(e.name);
   if (b.on_progress) {

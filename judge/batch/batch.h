@@ -54,7 +54,7 @@ struct BatchOptions {
 };
 
 // The submission files the inputs name, sorted and without duplicates.
-Expected<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs, const std::string& device);
+Expected<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs, DeviceKind device);
 // Shard I of N: every N-th file of the sorted list, starting at I.
 std::vector<std::string> ShardOf(const std::vector<std::string>& files, int index, int count);
 // Parses "I/N" (0 <= I < N).

@@ -73,7 +73,7 @@ TEST(ReportJson, RoundTripsEverythingTheReportersUse) {
   r.ceiling_gbps = 4473;
   r.ceiling_source = "cached";
   DeviceInfo d;
-  d.kind = "cuda";
+  d.kind = DeviceKind::kCuda;
   d.name = "NVIDIA H200";
   d.sm_clock_mhz = 1980;
   r.device = d;

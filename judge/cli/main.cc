@@ -212,8 +212,9 @@ int CmdRun(int argc, char** argv) {
   o.root = args->count("root") ? (*args)["root"].as<std::string>() : judge::LocateRoot(judge::ExecutablePath());
   if (args->count("testcases")) o.testcases_dir = (*args)["testcases"].as<std::string>();
   if (args->count("cases")) o.case_filters = SplitCommas((*args)["cases"].as<std::string>());
-  o.device = (*args)["device"].as<std::string>();
-  if (o.device != "cuda" && o.device != "host") return ExitFor(judge::MakeError(ErrorCode::kUsage, "--device must be cuda or host"));
+  auto device = judge::ParseDeviceKind((*args)["device"].as<std::string>());
+  if (!device) return ExitFor(judge::MakeError(ErrorCode::kUsage, "--device must be cuda or host"));
+  o.device = *device;
   if (args->count("arch")) o.arch = (*args)["arch"].as<std::string>();
   o.cache_dir = CacheDir(*args);
   o.sandbox = !args->count("no-sandbox");
@@ -256,9 +257,10 @@ int CmdBuild(int argc, char** argv) {
   auto problem = judge::LoadProblem(root + "/problems", (*args)["problem"].as<std::string>());
   if (!problem) return ExitFor(problem.error());
   std::string arch = args->count("arch") ? (*args)["arch"].as<std::string>() : "";
-  std::string device = (*args)["device"].as<std::string>();
-  if (device == "cuda" && arch.empty()) return ExitFor(judge::MakeError(ErrorCode::kUsage, "judge build needs --arch (e.g. sm_90): it does not look at the GPU"));
-  auto r = judge::BuildOnly(file, device, arch, CacheDir(*args), problem->entry_point, problem->Declaration());
+  auto device = judge::ParseDeviceKind((*args)["device"].as<std::string>());
+  if (!device) return ExitFor(judge::MakeError(ErrorCode::kUsage, "--device must be cuda or host"));
+  if (*device == judge::DeviceKind::kCuda && arch.empty()) return ExitFor(judge::MakeError(ErrorCode::kUsage, "judge build needs --arch (e.g. sm_90): it does not look at the GPU"));
+  auto r = judge::BuildOnly(file, *device, arch, CacheDir(*args), problem->entry_point, problem->Declaration());
   if (!r) return ExitFor(r.error());
   std::cout << r->log;
   std::cout << (r->ok ? "ok: " + r->library_path + (r->cache_hit ? " (cached)" : "") : "compile error: " + file) << "\n";
@@ -270,7 +272,7 @@ judge::RunOptions SharedRunOptions(const cxxopts::ParseResult& args) {
   judge::RunOptions o;
   o.root = args.count("root") ? args["root"].as<std::string>() : judge::LocateRoot(judge::ExecutablePath());
   o.problem = args["problem"].as<std::string>();
-  o.device = args["device"].as<std::string>();
+  o.device = judge::ParseDeviceKind(args["device"].as<std::string>()).value_or(judge::DeviceKind::kCuda);
   if (args.count("arch")) o.arch = args["arch"].as<std::string>();
   if (args.count("testcases")) o.testcases_dir = args["testcases"].as<std::string>();
   o.cache_dir = CacheDir(args);

@@ -96,7 +96,6 @@ struct RunReport {
   std::string submission_sha256;
   std::string problem;
   Tolerance tolerance;
-  std::string device_kind;
   std::optional<DeviceInfo> device;
   double ceiling_gbps = 0;     // measured read ceiling of this GPU (0: not measured)
   std::string ceiling_source;  // "measured" | "cached" | why it is missing

@@ -77,7 +77,7 @@ class CudaDevice : public Device {
 
   Expected<DeviceInfo> Info() override {
     DeviceInfo info;
-    info.kind = "cuda";
+    info.kind = DeviceKind::kCuda;
     CUDA_TRY(cudaGetDeviceCount(&info.device_count));
     int dev = 0;
     CUDA_TRY(cudaGetDevice(&dev));

@@ -5,14 +5,24 @@
 // reports) is exercised in CI, where there is no GPU.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "judge/util/expected.h"
 
 namespace judge {
 
+// The one definition of which kinds of device exist; everything else compares this enum.
+enum class DeviceKind { kCuda, kHost };
+std::string_view DeviceKindName(DeviceKind kind);  // "cuda" | "host": options, reports, the wire
+std::optional<DeviceKind> ParseDeviceKind(std::string_view name);
+// Whether a file with this extension (".cu") is a submission source for the device kind: .cu for
+// CUDA, .cc/.cpp for the host double (its solve() is plain C++).
+bool IsSubmissionSource(DeviceKind kind, std::string_view extension);
+
 struct DeviceInfo {
-  std::string kind;            // "cuda" | "host"
+  DeviceKind kind = DeviceKind::kCuda;
   std::string name;            // "NVIDIA H200"
   int cc_major = 0, cc_minor = 0;
   int sm_count = 0;
@@ -119,7 +129,6 @@ class DeviceBuffer {
 
 std::unique_ptr<Device> MakeCudaDevice();
 std::unique_ptr<Device> MakeHostDevice();
-// "cuda" or "host"; nullptr for anything else.
-std::unique_ptr<Device> MakeDevice(const std::string& kind);
+std::unique_ptr<Device> MakeDevice(DeviceKind kind);
 
 }  // namespace judge

@@ -43,7 +43,7 @@ class HostDevice : public Device {
  public:
   Expected<DeviceInfo> Info() override {
     DeviceInfo info;
-    info.kind = "host";
+    info.kind = DeviceKind::kHost;
     info.name = "host test double (no GPU)";
     info.device_count = 1;
     info.sm_count = int(std::thread::hardware_concurrency());
@@ -102,10 +102,20 @@ class HostDevice : public Device {
 
 std::unique_ptr<Device> MakeHostDevice() { return std::make_unique<HostDevice>(); }
 
-std::unique_ptr<Device> MakeDevice(const std::string& kind) {
-  if (kind == "cuda") return MakeCudaDevice();
-  if (kind == "host") return MakeHostDevice();
-  return nullptr;
+std::unique_ptr<Device> MakeDevice(DeviceKind kind) {
+  return kind == DeviceKind::kCuda ? MakeCudaDevice() : MakeHostDevice();
+}
+
+std::string_view DeviceKindName(DeviceKind kind) { return kind == DeviceKind::kCuda ? "cuda" : "host"; }
+
+std::optional<DeviceKind> ParseDeviceKind(std::string_view name) {
+  if (name == "cuda") return DeviceKind::kCuda;
+  if (name == "host") return DeviceKind::kHost;
+  return std::nullopt;
+}
+
+bool IsSubmissionSource(DeviceKind kind, std::string_view ext) {
+  return kind == DeviceKind::kCuda ? ext == ".cu" : (ext == ".cc" || ext == ".cpp");
 }
 
 }  // namespace judge

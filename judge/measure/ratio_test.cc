@@ -37,7 +37,7 @@ TEST(Ratio, OneRoundHasNoInterval) {
 TEST(CeilingCache, RoundTripsPerDeviceAndDriver) {
   std::string dir = MakeTempDir(std::filesystem::temp_directory_path().string(), "judge-ceiling-").value();
   DeviceInfo h200;
-  h200.kind = "cuda";
+  h200.kind = DeviceKind::kCuda;
   h200.name = "NVIDIA H200";
   h200.cc_major = 9;
   h200.driver_version = "13.0";

@@ -61,7 +61,7 @@ Expected<CaseRequest> CaseRequestFromJson(const Json& j) {
 }
 
 Json DeviceInfoToJson(const DeviceInfo& i) {
-  return {{"kind", i.kind}, {"name", i.name}, {"compute_capability", std::to_string(i.cc_major) + "." + std::to_string(i.cc_minor)},
+  return {{"kind", std::string(DeviceKindName(i.kind))}, {"name", i.name}, {"compute_capability", std::to_string(i.cc_major) + "." + std::to_string(i.cc_minor)},
           {"cc_major", i.cc_major}, {"cc_minor", i.cc_minor}, {"sm_count", i.sm_count}, {"l2_bytes", i.l2_bytes},
           {"memory_bytes", i.memory_bytes}, {"driver_cuda_version", i.driver_version},
           {"runtime_version", i.runtime_version}, {"peak_bandwidth_gbps", i.peak_bandwidth_gbps},
@@ -71,7 +71,7 @@ Json DeviceInfoToJson(const DeviceInfo& i) {
 
 DeviceInfo DeviceInfoFromJson(const Json& j) {
   DeviceInfo i;
-  i.kind = j.value("kind", "");
+  i.kind = ParseDeviceKind(j.value("kind", "")).value_or(DeviceKind::kCuda);
   i.name = j.value("name", "");
   i.cc_major = j.value("cc_major", 0);
   i.cc_minor = j.value("cc_minor", 0);

@@ -18,7 +18,7 @@ RunReport Sample() {
   r.submission_sha256 = std::string(64, 'a');
   r.problem = "reduction";
   DeviceInfo d;
-  d.kind = "cuda";
+  d.kind = DeviceKind::kCuda;
   d.name = "NVIDIA H200";
   d.cc_major = 9;
   r.device = d;

@@ -49,7 +49,7 @@ void WriteHeader(const RunReport& r, std::ostream& out) {
   if (r.device) {
     const DeviceInfo& d = *r.device;
     out << "device: " << d.name;
-    if (d.kind == "cuda")
+    if (d.kind == DeviceKind::kCuda)
       out << " (sm_" << d.cc_major << d.cc_minor << ", " << d.sm_count << " SMs, " << (d.l2_bytes >> 20)
           << " MB L2, driver CUDA " << d.driver_version << ")";
     out << "\n";

@@ -75,12 +75,12 @@ std::vector<std::vector<std::string>> Cells(const std::vector<LadderRung>& rungs
 
 }  // namespace
 
-std::vector<std::string> LadderFiles(const std::string& dir, const std::string& device) {
+std::vector<std::string> LadderFiles(const std::string& dir, DeviceKind device) {
   std::vector<std::string> files;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
     std::string ext = e.path().extension().string();
-    if (device == "host" ? (ext == ".cc" || ext == ".cpp") : ext == ".cu") files.push_back(e.path().string());
+    if (IsSubmissionSource(device, ext)) files.push_back(e.path().string());
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -136,7 +136,7 @@ void WriteLadderMarkdown(const std::vector<LadderRung>& rungs, std::ostream& out
   out << "# The ladder: every sample, graded by the judge\n\n";
   if (first) {
     out << "- date: " << first->started_at << "\n- judge: " << first->judge_version << "\n";
-    if (first->device && first->device->kind == "cuda")
+    if (first->device && first->device->kind == DeviceKind::kCuda)
       out << "- device: " << first->device->name << " (sm_" << first->device->cc_major << first->device->cc_minor
           << "), driver " << (first->device->driver_release.empty() ? "" : first->device->driver_release + " ") << "(CUDA "
           << first->device->driver_version << "), runtime " << first->device->runtime_version << ", peak "

@@ -21,7 +21,7 @@ struct LadderRung {
 Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std::vector<std::string>& files);
 
 // The files a ladder grades: *.cu (or *.cc for the host double) in `dir`, sorted by name.
-std::vector<std::string> LadderFiles(const std::string& dir, const std::string& device);
+std::vector<std::string> LadderFiles(const std::string& dir, DeviceKind device);
 
 void WriteLadderText(const std::vector<LadderRung>& rungs, std::ostream& out);
 void WriteLadderMarkdown(const std::vector<LadderRung>& rungs, std::ostream& out);

@@ -47,13 +47,13 @@ std::string UtcNow() {
   return buf;
 }
 
-std::unique_ptr<Compiler> CompilerFor(const std::string& device) {
-  if (device == "host") return std::make_unique<HostCompiler>();
+std::unique_ptr<Compiler> CompilerFor(DeviceKind device) {
+  if (device == DeviceKind::kHost) return std::make_unique<HostCompiler>();
   return std::make_unique<NvccCompiler>();
 }
 
-std::string TargetFor(const std::string& device, const std::string& arch, const DeviceInfo* info) {
-  if (device == "host") return "host";
+std::string TargetFor(DeviceKind device, const std::string& arch, const DeviceInfo* info) {
+  if (device == DeviceKind::kHost) return "host";
   if (!arch.empty()) return arch;
   return info ? ArchForComputeCapability(info->cc_major, info->cc_minor) : "sm_90";
 }
@@ -265,7 +265,6 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
   RunReport report;
   report.started_at = UtcNow();
   report.submission_path = o.submission;
-  report.device_kind = o.device;
   JUDGE_TRY(ValidateSubmissionPath(o.submission));
   auto source = ReadFile(o.submission);
   if (!source) return source.error();
@@ -319,10 +318,10 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
       // Implausible: 5% above the read ceiling measured on this GPU (the best a streaming kernel
       // did; honest samples reach ~95% of it), else 2% above the attribute peak. The host
       // double's "bandwidth" is one CPU core's: nothing to flag there.
-      if (o.device == "cuda" && report.ceiling_gbps > 0) {
+      if (o.device == DeviceKind::kCuda && report.ceiling_gbps > 0) {
         config.plausible_gbps = report.ceiling_gbps * 1.05;
         config.plausible_basis = "5% above the measured read ceiling";
-      } else if (o.device == "cuda" && report.device) {
+      } else if (o.device == DeviceKind::kCuda && report.device) {
         config.plausible_gbps = report.device->peak_bandwidth_gbps * 1.02;
         config.plausible_basis = "2% above the peak from device attributes";
       }
@@ -330,7 +329,7 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
       config.hot = o.hot;
       // CUDA events cost ~1.3 us, a steady measurable share of a 9 us kernel; the host double's
       // clock costs tens of nanoseconds, under its own jitter, where subtracting adds only noise.
-      config.window_correction_ms = o.device == "cuda" && report.device ? report.device->empty_window_ms : 0;
+      config.window_correction_ms = o.device == DeviceKind::kCuda && report.device ? report.device->empty_window_ms : 0;
       config.flush = o.flush_mode;
       config.timing_processes = o.timing_processes;
       config.ahead = o.workers_ahead;
@@ -377,7 +376,7 @@ Expected<std::unique_ptr<CompilePool>> CompileAhead(const RunOptions& o, const s
   return std::make_unique<CompilePool>(threads, std::move(compiles));
 }
 
-Expected<BuildOnlyResult> BuildOnly(const std::string& source, const std::string& device, const std::string& arch,
+Expected<BuildOnlyResult> BuildOnly(const std::string& source, DeviceKind device, const std::string& arch,
                                     const std::string& cache_dir, const std::string& entry_point,
                                     const std::string& declaration) {
   JUDGE_TRY(ValidateSubmissionPath(source));

@@ -31,7 +31,7 @@ struct RunOptions {
   std::string root;            // holds problems/ and testcases/
   std::string testcases_dir;   // default: <root>/testcases/<problem>
   std::vector<std::string> case_filters;  // substrings of case names or kinds; empty = all
-  std::string device = "cuda"; // "cuda" | "host" (the test double)
+  DeviceKind device = DeviceKind::kCuda;  // kHost: the test double
   std::string arch;            // e.g. "sm_90"; default: the present GPU's
   std::string cache_dir;       // empty: no cache
   std::string worker_program;  // the judge executable
@@ -79,7 +79,7 @@ struct BuildOnlyResult {
   std::string log;
   bool cache_hit = false;
 };
-Expected<BuildOnlyResult> BuildOnly(const std::string& source, const std::string& device, const std::string& arch,
+Expected<BuildOnlyResult> BuildOnly(const std::string& source, DeviceKind device, const std::string& arch,
                                     const std::string& cache_dir, const std::string& entry_point,
                                     const std::string& declaration);
 

@@ -62,8 +62,8 @@ std::vector<SanitizerResult> RunSanitizers(const Problem& problem, const Supervi
   for (const std::string& tool : options.tools) {
     SanitizerResult failed;
     failed.tool = tool;
-    if (sanitizer.empty() || base.device_kind != "cuda") {
-      failed.summary = base.device_kind != "cuda" ? "needs a CUDA device" : "compute-sanitizer not found (it ships with the CUDA Toolkit)";
+    if (sanitizer.empty() || base.device_kind != DeviceKind::kCuda) {
+      failed.summary = base.device_kind != DeviceKind::kCuda ? "needs a CUDA device" : "compute-sanitizer not found (it ships with the CUDA Toolkit)";
       results.push_back(failed);
       continue;
     }

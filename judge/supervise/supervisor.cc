@@ -209,7 +209,7 @@ WorkerRecipe Supervisor::Recipe() const {
     std::stringstream ss(skip);
     for (std::string layer; std::getline(ss, layer, ',');) policy.skip.push_back(layer);
   }
-  r.init = {{"type", "init"}, {"device", config_.device_kind}, {"flush", config_.flush}, {"sandbox", SandboxPolicyToJson(policy)}};
+  r.init = {{"type", "init"}, {"device", std::string(DeviceKindName(config_.device_kind))}, {"flush", config_.flush}, {"sandbox", SandboxPolicyToJson(policy)}};
   r.init_seconds = kInitSeconds * config_.time_scale;
   r.chown_to_nobody = ::geteuid() == 0 && config_.sandbox;
   return r;
@@ -288,7 +288,7 @@ Expected<Frame> Supervisor::AskTrustedWorker(const Json& request, const std::str
   if (!spawned) return MakeError(ErrorCode::kSubprocess, "cannot start a worker: " + spawned.error().message);
   worker_ = std::move(*spawned);
   Frame reply;
-  auto failure = Converse({{"type", "init"}, {"device", config_.device_kind}, {"sandbox", {{"enabled", false}}}},
+  auto failure = Converse({{"type", "init"}, {"device", std::string(DeviceKindName(config_.device_kind))}, {"sandbox", {{"enabled", false}}}},
                           "device", &reply, kInitSeconds);
   if (!failure && !request.is_null()) failure = Converse(request, want, &reply, kInitSeconds);
   if (worker_) worker_->Finish();

@@ -21,7 +21,7 @@ namespace judge {
 
 struct SupervisorConfig {
   std::string worker_program;   // the judge executable; run as `worker_program __worker`
-  std::string device_kind;      // "cuda" | "host"
+  DeviceKind device_kind = DeviceKind::kCuda;
   std::string library_path;     // the built submission
   size_t output_cap_bytes = 64 * 1024;
   const std::atomic<bool>* interrupted = nullptr;  // set by SIGINT/SIGTERM

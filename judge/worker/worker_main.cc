@@ -45,8 +45,9 @@ class Worker {
   }
 
   bool Init(const std::string& kind) {
-    device_ = MakeDevice(kind);
-    if (!device_) return Fault("init", "unknown device kind \"" + kind + "\"");
+    auto parsed = ParseDeviceKind(kind);
+    if (!parsed) return Fault("init", "unknown device kind \"" + kind + "\"");
+    device_ = MakeDevice(*parsed);
     auto info = device_->Info();
     if (!info) return Fault("init", info.error().message);
     // Before any submission is loaded into this process: the judge trusts only this figure.
