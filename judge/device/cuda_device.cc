@@ -23,9 +23,22 @@ namespace {
     if (cuda_try_err_ != cudaSuccess) return CudaError(cuda_try_err_, #call, __FILE__, __LINE__); \
   } while (0)
 
+// "judge/device/cuda_device.cc" from the compiler's absolute __FILE__: a report never shows the
+// machine the judge was built on.
+const char* SourceRelative(const char* file) {
+  std::string_view path(file);
+  size_t at = path.rfind("/judge/");
+  return at == std::string_view::npos ? file : file + at + 1;
+}
+
+ErrorCode CodeOf(cudaError_t err) {
+  return err == cudaErrorMemoryAllocation ? ErrorCode::kDeviceMemory : ErrorCode::kCuda;
+}
+
+std::string Describe(cudaError_t err) { return std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err); }
+
 Error CudaError(cudaError_t err, const char* call, const char* file, int line) {
-  return MakeError(ErrorCode::kCuda, std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err) + " (in " +
-                                         call + " at " + file + ":" + std::to_string(line) + ")");
+  return MakeError(CodeOf(err), Describe(err) + " (in " + call + " at " + SourceRelative(file) + ":" + std::to_string(line) + ")");
 }
 
 // "580.159.04" from the first line of /proc/driver/nvidia/version, e.g. "NVRM version: NVIDIA UNIX
@@ -121,6 +134,11 @@ class CudaDevice : public Device {
   Status Fill(void* dst, uint8_t byte, size_t bytes) override {
     CUDA_TRY(cudaMemset(dst, byte, bytes));
     return Status::Ok();
+  }
+  Status TakePendingError() override {
+    cudaError_t err = cudaGetLastError();
+    if (err == cudaSuccess) return Status::Ok();
+    return MakeError(CodeOf(err), Describe(err));
   }
   Status Synchronize() override {
     CUDA_TRY(cudaGetLastError());

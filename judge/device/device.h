@@ -78,6 +78,9 @@ class Device {
   virtual Status Fill(void* dst, uint8_t byte, size_t bytes) = 0;
   // Waits for all work and reports any error the submission left behind (launch or async).
   virtual Status Synchronize() = 0;
+  // The error the last CUDA call left pending, cleared (cudaGetLastError); no device call is made,
+  // so an error found here is the caller's and not the judge's.
+  virtual Status TakePendingError() { return Status::Ok(); }
   // Evicts the input from cache before a cold timed call; queued, not waited for.
   virtual Status FlushCache() = 0;
   virtual void SetFlushMode(FlushMode) {}

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "judge/protocol/messages.h"
 
+#include <type_traits>
+
 namespace judge {
+namespace {
 
 Json CaseRequestToJson(const CaseRequest& r) {
   Json params = Json::array();
@@ -15,7 +18,7 @@ Json CaseRequestToJson(const CaseRequest& r) {
     params.push_back({{"buffer", b}});
   }
   const TimingPolicy& t = r.timing;
-  return {{"type", "case"}, {"name", r.name}, {"params", params}, {"guard_nan", r.guard_nan},
+  return {{"name", r.name}, {"params", params}, {"guard_nan", r.guard_nan},
           {"zero_outputs", r.zero_outputs}, {"diagnostic", r.diagnostic}, {"hot", r.hot},
           {"timing", {{"warmup_calls", t.warmup_calls}, {"min_samples", t.min_samples}, {"max_samples", t.max_samples},
                       {"budget_seconds", t.budget_seconds}, {"target_noise", t.target_noise}}}};
@@ -60,6 +63,8 @@ Expected<CaseRequest> CaseRequestFromJson(const Json& j) {
   return r;
 }
 
+}  // namespace
+
 Json DeviceInfoToJson(const DeviceInfo& i) {
   return {{"kind", std::string(DeviceKindName(i.kind))}, {"name", i.name}, {"compute_capability", std::to_string(i.cc_major) + "." + std::to_string(i.cc_minor)},
           {"cc_major", i.cc_major}, {"cc_minor", i.cc_minor}, {"sm_count", i.sm_count}, {"l2_bytes", i.l2_bytes},
@@ -88,10 +93,6 @@ DeviceInfo DeviceInfoFromJson(const Json& j) {
   return i;
 }
 
-}  // namespace judge
-
-namespace judge {
-
 std::string_view CallKindName(CallKind k) {
   switch (k) {
     case CallKind::kCheck: return "check";
@@ -101,6 +102,8 @@ std::string_view CallKindName(CallKind k) {
   }
   return "timed";
 }
+
+namespace {
 
 Json CaseReportToJson(const CaseReport& r) {
   Json calls = Json::array();
@@ -150,6 +153,165 @@ Expected<CaseReport> CaseReportFromJson(const Json& j) {
   for (int c : r.output_calls)
     if (c < 0 || size_t(c) >= r.calls.size()) return bad("output_calls index out of range");
   return r;
+}
+
+template <class T>
+T Field(const Json& j, const char* key) {
+  return j.at(key).get<T>();
+}
+
+Expected<Message> DecodeHeader(MessageKind kind, const Frame& frame) {
+  const Json& h = frame.header;
+  switch (kind) {
+    case MessageKind::kInit: {
+      auto device = ParseDeviceKind(Field<std::string>(h, "device"));
+      if (!device) return MakeError(ErrorCode::kProtocol, "unknown device kind " + h["device"].dump());
+      std::string flush = h.value("flush", "read");
+      if (flush != "read" && flush != "write") return MakeError(ErrorCode::kProtocol, "unknown flush mode \"" + flush + "\"");
+      return Message(InitMessage{*device, flush == "write" ? FlushMode::kWrite : FlushMode::kRead,
+                         SandboxPolicyFromJson(h.value("sandbox", Json::object()))});
+    }
+    case MessageKind::kDevice:
+      return Message(DeviceMessage{DeviceInfoFromJson(h)});
+    case MessageKind::kLoad:
+      return Message(LoadMessage{Field<std::string>(h, "library"), Field<std::string>(h, "entry_point")});
+    case MessageKind::kSandboxed:
+      return Message(SandboxedMessage{SandboxReportFromJson(h.at("protections"))});
+    case MessageKind::kLoaded:
+      return Message(LoadedMessage{});
+    case MessageKind::kCase: {
+      auto request = CaseRequestFromJson(h);
+      if (!request) return request.error();
+      return Message(std::move(*request));
+    }
+    case MessageKind::kProgress: {
+      std::string stage = Field<std::string>(h, "stage");
+      if (stage != "ready" && stage != "call") return MakeError(ErrorCode::kProtocol, "unknown progress stage \"" + stage + "\"");
+      int calls = Field<int>(h, "calls");
+      if (calls < 0) return MakeError(ErrorCode::kProtocol, "negative call count");
+      return Message(ProgressMessage{stage == "ready" ? ProgressStage::kReady : ProgressStage::kCall, calls});
+    }
+    case MessageKind::kCaseDone: {
+      auto report = CaseReportFromJson(h);
+      if (!report) return report.error();
+      size_t expected = report->output_calls.size() * report->output_bytes_per_call;
+      if (frame.blob.size() != expected)
+        return MakeError(ErrorCode::kProtocol, "case_done carries " + std::to_string(frame.blob.size()) +
+                                                   " output bytes, its header says " + std::to_string(expected));
+      return Message(CaseDoneMessage{std::move(*report), frame.blob});
+    }
+    case MessageKind::kCeiling:
+      return Message(CeilingMessage{});
+    case MessageKind::kCeilingMeasured:
+      return Message(CeilingMeasuredMessage{ReadCeiling{Field<double>(h, "gbps"), Field<std::string>(h, "shape")}});
+    case MessageKind::kFault: {
+      std::string phase = Field<std::string>(h, "phase");
+      FaultMessage f;
+      bool known = false;
+      for (FaultPhase p : {FaultPhase::kInit, FaultPhase::kLoad, FaultPhase::kSetup, FaultPhase::kSolve, FaultPhase::kProtocol})
+        if (phase == FaultPhaseName(p)) { f.phase = p; known = true; }
+      if (!known) return MakeError(ErrorCode::kProtocol, "unknown fault phase \"" + phase + "\"");
+      std::string cause = h.value("cause", "other");
+      if (cause != "other" && cause != "device_memory") return MakeError(ErrorCode::kProtocol, "unknown fault cause \"" + cause + "\"");
+      f.cause = cause == "device_memory" ? FaultCause::kDeviceMemory : FaultCause::kOther;
+      f.message = Field<std::string>(h, "message");
+      return Message(std::move(f));
+    }
+  }
+  return MakeError(ErrorCode::kProtocol, "unknown message kind");
+}
+
+}  // namespace
+
+size_t OutputBytesPerCall(const CaseRequest& request) {
+  size_t bytes = 0;
+  for (const ParamArg& p : request.params)
+    if (p.is_buffer && !p.buffer.is_input) bytes += size_t(p.buffer.count) * DTypeSize(p.buffer.dtype);
+  return bytes;
+}
+
+std::string_view MessageKindName(MessageKind kind) {
+  switch (kind) {
+    case MessageKind::kInit: return "init";
+    case MessageKind::kDevice: return "device";
+    case MessageKind::kLoad: return "load";
+    case MessageKind::kSandboxed: return "sandboxed";
+    case MessageKind::kLoaded: return "loaded";
+    case MessageKind::kCase: return "case";
+    case MessageKind::kProgress: return "progress";
+    case MessageKind::kCaseDone: return "case_done";
+    case MessageKind::kCeiling: return "ceiling";
+    case MessageKind::kCeilingMeasured: return "ceiling_measured";
+    case MessageKind::kFault: return "fault";
+  }
+  return "unknown";
+}
+
+std::string_view FaultPhaseName(FaultPhase phase) {
+  switch (phase) {
+    case FaultPhase::kInit: return "init";
+    case FaultPhase::kLoad: return "load";
+    case FaultPhase::kSetup: return "setup";
+    case FaultPhase::kSolve: return "solve";
+    case FaultPhase::kProtocol: return "protocol";
+  }
+  return "protocol";
+}
+
+MessageKind KindOf(const Message& message) {
+  // The variant's alternatives are declared in MessageKind's order.
+  return kAllMessageKinds[message.index()];
+}
+
+Frame Encode(const Message& message) {
+  Frame f;
+  f.header = std::visit(
+      [&f](const auto& m) -> Json {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, InitMessage>)
+          return {{"device", std::string(DeviceKindName(m.device))},
+                  {"flush", m.flush == FlushMode::kWrite ? "write" : "read"},
+                  {"sandbox", SandboxPolicyToJson(m.sandbox)}};
+        else if constexpr (std::is_same_v<T, DeviceMessage>)
+          return DeviceInfoToJson(m.info);
+        else if constexpr (std::is_same_v<T, LoadMessage>)
+          return {{"library", m.library}, {"entry_point", m.entry_point}};
+        else if constexpr (std::is_same_v<T, SandboxedMessage>)
+          return {{"protections", SandboxReportToJson(m.protections)}};
+        else if constexpr (std::is_same_v<T, CaseRequest>)
+          return CaseRequestToJson(m);
+        else if constexpr (std::is_same_v<T, ProgressMessage>)
+          return {{"stage", m.stage == ProgressStage::kReady ? "ready" : "call"}, {"calls", m.calls}};
+        else if constexpr (std::is_same_v<T, CaseDoneMessage>) {
+          f.blob = m.outputs;
+          return CaseReportToJson(m.report);
+        } else if constexpr (std::is_same_v<T, CeilingMeasuredMessage>)
+          return {{"gbps", m.ceiling.gbps}, {"shape", m.ceiling.shape}};
+        else if constexpr (std::is_same_v<T, FaultMessage>)
+          return {{"phase", std::string(FaultPhaseName(m.phase))},
+                  {"cause", m.cause == FaultCause::kDeviceMemory ? "device_memory" : "other"},
+                  {"message", m.message}};
+        else
+          return Json::object();  // LoadedMessage, CeilingMessage: the type says it all
+      },
+      message);
+  f.header["type"] = std::string(MessageKindName(KindOf(message)));
+  return f;
+}
+
+Expected<Message> Decode(const Frame& frame) {
+  std::string type = frame.header.value("type", "");
+  for (MessageKind kind : kAllMessageKinds) {
+    if (type != MessageKindName(kind)) continue;
+    try {
+      auto m = DecodeHeader(kind, frame);
+      if (!m) return MakeError(ErrorCode::kProtocol, "malformed " + type + " message: " + m.error().message);
+      return m;
+    } catch (const std::exception& e) {
+      return MakeError(ErrorCode::kProtocol, "malformed " + type + " message: " + e.what());
+    }
+  }
+  return MakeError(ErrorCode::kProtocol, "unknown message type \"" + type + "\"");
 }
 
 }  // namespace judge

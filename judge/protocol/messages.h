@@ -1,18 +1,26 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The messages of the judge<->worker protocol (framing in frame.h). The judge sends:
-//   init {device}                 -> device {info...}            | fault {phase:"init"}
-//   load {library, entry_point}   -> sandboxed {protections}, then loaded | fault {phase:"load"}
-//   case {CaseRequest}            -> progress* then case_done    | fault {phase:"setup"|"solve"}
-//   ceiling                       -> ceiling {gbps}              | fault {phase:"setup"}
+// Every message of the judge<->worker protocol, typed, with its encoding in messages.cc and nowhere
+// else (framing in frame.h). The exchange (protocol_test checks that this list names every kind):
+//   judge -> worker      worker -> judge
+//   init                 device                        | fault(init)
+//   load                 sandboxed, then loaded        | fault(load)
+//   case                 progress* then case_done      | fault(setup | solve)
+//   ceiling              ceiling_measured              | fault(setup)
+//   (anything else)                                      fault(protocol)
 // `progress` follows every completed solve() call, so the judge applies the per-call deadline to
-// each call separately. The worker never receives expected results.
+// each call separately. The worker never receives expected results. A frame from the worker is
+// untrusted (a submission can write to its fd): Decode validates every field before use.
 #include <optional>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "judge/device/device.h"
 #include "judge/problem/problem.h"
+#include "judge/protocol/frame.h"
+#include "judge/sandbox/sandbox.h"
 #include "judge/testcase/testcase.h"
 #include "judge/util/json_fields.h"
 
@@ -73,11 +81,72 @@ struct CaseReport {
   std::optional<Violation> violation;
 };
 
-Json CaseReportToJson(const CaseReport& r);
-Expected<CaseReport> CaseReportFromJson(const Json& j);  // validates: the worker is untrusted
+// The output bytes one call produces for `request`: all output buffers, in signature order. The
+// worker sizes its copies by it and the judge checks what came back against it.
+size_t OutputBytesPerCall(const CaseRequest& request);
 
-Json CaseRequestToJson(const CaseRequest& r);
-Expected<CaseRequest> CaseRequestFromJson(const Json& j);
+// --- The messages -------------------------------------------------------------------------------
+
+enum class MessageKind { kInit, kDevice, kLoad, kSandboxed, kLoaded, kCase, kProgress, kCaseDone, kCeiling,
+                         kCeilingMeasured, kFault };
+std::string_view MessageKindName(MessageKind kind);  // the wire's "type"
+inline constexpr MessageKind kAllMessageKinds[] = {
+    MessageKind::kInit,     MessageKind::kDevice,   MessageKind::kLoad,    MessageKind::kSandboxed,
+    MessageKind::kLoaded,   MessageKind::kCase,     MessageKind::kProgress, MessageKind::kCaseDone,
+    MessageKind::kCeiling,  MessageKind::kCeilingMeasured, MessageKind::kFault};
+
+// Where a worker failed; whose fault that is follows from it (judge/rules/case_verdict.h).
+enum class FaultPhase { kInit, kLoad, kSetup, kSolve, kProtocol };
+std::string_view FaultPhaseName(FaultPhase phase);
+// What kind of failure, where the phase alone does not say (a device allocation failing in solve()
+// is MLE, any other CUDA error RE). Decided by the worker from the error's code, never its text.
+enum class FaultCause { kOther, kDeviceMemory };
+
+struct InitMessage {  // open the device, apply the sandbox's early layers
+  DeviceKind device = DeviceKind::kCuda;
+  FlushMode flush = FlushMode::kRead;
+  SandboxPolicy sandbox;
+};
+struct DeviceMessage {  // the device is open
+  DeviceInfo info;
+};
+struct LoadMessage {  // close the sandbox, then dlopen the submission
+  std::string library;
+  std::string entry_point = "solve";
+};
+struct SandboxedMessage {  // sent before dlopen, so the layers are known even if a constructor kills the worker
+  SandboxReport protections;
+};
+struct LoadedMessage {};
+enum class ProgressStage { kReady, kCall };  // inputs are on the device | a call of solve() returned
+struct ProgressMessage {
+  ProgressStage stage = ProgressStage::kCall;
+  int calls = 0;  // calls of solve() completed so far
+};
+struct CaseDoneMessage {
+  CaseReport report;
+  std::string outputs;  // report.output_calls' outputs, concatenated (the frame's blob)
+};
+struct CeilingMessage {};  // measure the device's read ceiling (a judge-only worker)
+struct CeilingMeasuredMessage {
+  ReadCeiling ceiling;
+};
+struct FaultMessage {
+  FaultPhase phase = FaultPhase::kProtocol;
+  FaultCause cause = FaultCause::kOther;
+  std::string message;
+};
+
+using Message = std::variant<InitMessage, DeviceMessage, LoadMessage, SandboxedMessage, LoadedMessage, CaseRequest,
+                             ProgressMessage, CaseDoneMessage, CeilingMessage, CeilingMeasuredMessage, FaultMessage>;
+MessageKind KindOf(const Message& message);
+
+Frame Encode(const Message& message);
+// A typed message from a frame, every field validated (the worker's frames are untrusted); an
+// error names the message kind and what is wrong.
+Expected<Message> Decode(const Frame& frame);
+
+// DeviceInfo is also part of the JSON report.
 Json DeviceInfoToJson(const DeviceInfo& info);
 DeviceInfo DeviceInfoFromJson(const Json& j);
 

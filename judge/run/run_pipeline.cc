@@ -21,7 +21,7 @@
 #include "judge/check/case_preparation.h"
 #include "judge/run/hidden_size.h"
 #include "judge/run/sanitize.h"
-#include "judge/supervise/supervisor.h"
+#include "judge/run/case_runner.h"
 #include "judge/testcase/testcase.h"
 #include "judge/util/fs.h"
 #include "judge/util/sha256.h"
@@ -110,9 +110,8 @@ void FailAll(RunReport& report, const std::vector<Case>& cases, Verdict v, const
 
 // The device, and its measured read ceiling: from the cache, or measured once by a throw-away
 // worker. A failed measurement costs only the "% of ceiling" figures, never the run.
-Expected<std::shared_ptr<const DeviceFacts>> Probe(const RunOptions& o, const Problem& problem, const SupervisorConfig& config) {
-  Supervisor probe(problem, config);
-  auto info = probe.ProbeDevice();
+Expected<std::shared_ptr<const DeviceFacts>> Probe(const RunOptions& o) {
+  auto info = ProbeDevice(o.worker_program, o.device, o.interrupted);
   if (!info) return info.error();
   auto facts = std::make_shared<DeviceFacts>();
   facts->info = *info;
@@ -121,7 +120,7 @@ Expected<std::shared_ptr<const DeviceFacts>> Probe(const RunOptions& o, const Pr
     facts->ceiling_source = "cached";
     return std::shared_ptr<const DeviceFacts>(facts);
   }
-  auto measured = probe.MeasureCeiling();
+  auto measured = MeasureCeiling(o.worker_program, o.device, o.interrupted);
   if (!measured || !(measured->gbps > 0)) {
     facts->ceiling_source = "not measured: " + (measured ? std::string("no result") : measured.error().message);
     facts->warning = "the bandwidth ceiling could not be measured (" + facts->ceiling_source + ")";
@@ -177,7 +176,7 @@ class CasePrefetcher {
 };
 
 // Judges every case; keeps the small prepared cases for the sanitizer pass.
-void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Case>& cases, Supervisor& supervisor,
+void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Case>& cases, CaseRunner& runner,
               const Reference& reference, RunReport& report, std::vector<PreparedCase>* small) {
   auto start = std::chrono::steady_clock::now();
   int timeouts_in_a_row = 0;
@@ -218,7 +217,7 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
       FailAll(report, {cases[i]}, Verdict::kInternalError, "the reference failed: " + prepared.error().message);
       result = report.cases.back();
     } else {
-      result = supervisor.RunCase(*prepared);
+      result = runner.RunCase(*prepared);
       timeouts_in_a_row = result.verdict == Verdict::kTimeLimit ? timeouts_in_a_row + 1 : 0;
       result.prepare_seconds = prepare_seconds;
       result.seconds += prepare_seconds;
@@ -233,16 +232,7 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
 
 }  // namespace
 
-Expected<std::shared_ptr<const DeviceFacts>> ProbeDeviceFacts(const RunOptions& o) {
-  auto problem = LoadProblem((fs::path(o.root) / "problems").string(), o.problem);
-  if (!problem) return problem.error();
-  SupervisorConfig config;
-  config.worker_program = o.worker_program;
-  config.device_kind = o.device;
-  config.interrupted = o.interrupted;
-  config.visible_device = o.gpu;
-  return Probe(o, *problem, config);
-}
+Expected<std::shared_ptr<const DeviceFacts>> ProbeDeviceFacts(const RunOptions& o) { return Probe(o); }
 
 std::string CompileTarget(const RunOptions& o, const DeviceFacts* facts) {
   return TargetFor(o.device, o.arch, facts ? &facts->info : nullptr);
@@ -260,6 +250,103 @@ std::string LocateRoot(const std::string& executable) {
   return JUDGE_DATA_DIR;
 }
 
+namespace {
+
+Expected<Problem> LoadRunProblem(const RunOptions& o) {
+  auto problem = LoadProblem((fs::path(o.root) / "problems").string(), o.problem);
+  if (!problem) return problem.error();
+  if (o.call_timeout_seconds > 0) problem->limits.call_seconds = o.call_timeout_seconds;
+  if (o.memory_limit_mb > 0) problem->limits.host_memory_mb = o.memory_limit_mb;
+  return problem;
+}
+
+// The selected cases, and a twin at a secret size for each performance case.
+Expected<std::vector<Case>> LoadRunCases(const RunOptions& o, const Problem& problem) {
+  std::string dir = o.testcases_dir.empty() ? (fs::path(o.root) / "testcases" / o.problem).string() : o.testcases_dir;
+  auto all_cases = LoadTestcaseDir(dir, problem);
+  if (!all_cases) return all_cases.error();
+  std::vector<Case> cases = SelectCases(std::move(*all_cases), o.case_filters);
+  if (cases.empty()) return MakeError(ErrorCode::kUsage, "no testcase matches --cases (see `judge list`)");
+  AddHiddenSizeCases(problem, o.run_secret, &cases);
+  return cases;
+}
+
+Status AttachDevice(const RunOptions& o, RunReport& report) {
+  std::shared_ptr<const DeviceFacts> facts = o.known_device;
+  if (!facts) {
+    auto probed = Probe(o);
+    if (!probed) return probed.error();
+    facts = *probed;
+  }
+  report.device = facts->info;
+  report.ceiling_gbps = facts->ceiling_gbps;
+  report.ceiling_source = facts->ceiling_source;
+  if (!facts->warning.empty()) report.warnings.push_back(facts->warning);
+  return Status::Ok();
+}
+
+CaseRunnerConfig RunnerConfig(const RunOptions& o, const RunReport& report) {
+  CaseRunnerConfig config;
+  config.worker_program = o.worker_program;
+  config.device_kind = o.device;
+  config.interrupted = o.interrupted;
+  config.visible_device = o.gpu;
+  config.library_path = report.build.library_path;
+  const bool cuda = o.device == DeviceKind::kCuda;
+  // Implausible: 5% above the read ceiling measured on this GPU (the best a streaming kernel did;
+  // honest samples reach ~95% of it), else 2% above the attribute peak. The host double's
+  // "bandwidth" is one CPU core's: nothing to flag there.
+  if (cuda && report.ceiling_gbps > 0) {
+    config.plausible_gbps = report.ceiling_gbps * 1.05;
+    config.plausible_basis = "5% above the measured read ceiling";
+  } else if (cuda && report.device) {
+    config.plausible_gbps = report.device->peak_bandwidth_gbps * 1.02;
+    config.plausible_basis = "2% above the peak from device attributes";
+  }
+  config.sandbox = o.sandbox;
+  config.hot = o.hot;
+  // CUDA events cost ~1.3 us, a steady measurable share of a 9 us kernel; the host double's clock
+  // costs tens of nanoseconds, under its own jitter, where subtracting adds only noise.
+  config.window_correction_ms = cuda && report.device ? report.device->empty_window_ms : 0;
+  config.flush = o.flush_mode == "write" ? FlushMode::kWrite : FlushMode::kRead;
+  config.timing_processes = o.timing_processes;
+  config.ahead = o.workers_ahead;
+  return config;
+}
+
+// Everything after a successful build: the reference, the cases, the sanitizer pass.
+void JudgeBuilt(const RunOptions& o, const Problem& problem, const std::vector<Case>& cases, RunReport& report,
+                std::chrono::steady_clock::time_point start) {
+  CompileCache ref_cache(o.cache_dir);
+  auto reference = Reference::Load(problem, ref_cache);
+  if (!reference) {
+    report.message = reference.error().message;
+    FailAll(report, cases, Verdict::kInternalError, reference.error().message);
+    return;
+  }
+  CaseRunnerConfig config = RunnerConfig(o, report);
+  report.flush_mode = o.flush_mode;
+  spdlog::debug("{}: built and reference loaded after {:.3f} s", o.submission,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  std::vector<PreparedCase> small;
+  {
+    CaseRunner runner(problem, config);
+    RunCases(o, problem, cases, runner, *reference, report, &small);
+    report.protections = runner.protections();
+  }
+  FlagSizeSpecialCasing(&report.cases);
+  if (!o.sanitize_tools.empty() && !(o.interrupted && o.interrupted->load())) {
+    if (o.on_stage) o.on_stage("running compute-sanitizer (" + std::to_string(small.size()) + " small cases)");
+    SanitizeOptions so;
+    so.tools = o.sanitize_tools;
+    report.sanitizers = RunSanitizers(problem, config, small, so);
+  }
+  for (const auto& p : report.protections)
+    if (!p.active) report.warnings.push_back("sandbox layer inactive: " + p.name + " (" + p.detail + ")");
+}
+
+}  // namespace
+
 Expected<RunReport> RunSubmission(const RunOptions& o) {
   auto start = std::chrono::steady_clock::now();
   RunReport report;
@@ -269,89 +356,22 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
   auto source = ReadFile(o.submission);
   if (!source) return source.error();
   report.submission_sha256 = Sha256Hex(*source);
-  auto problem = LoadProblem((fs::path(o.root) / "problems").string(), o.problem);
+  auto problem = LoadRunProblem(o);
   if (!problem) return problem.error();
-  if (o.call_timeout_seconds > 0) problem->limits.call_seconds = o.call_timeout_seconds;
-  if (o.memory_limit_mb > 0) problem->limits.host_memory_mb = o.memory_limit_mb;
   report.problem = problem->name;
   report.tolerance = problem->tolerance;
-  std::string dir = o.testcases_dir.empty() ? (fs::path(o.root) / "testcases" / o.problem).string() : o.testcases_dir;
-  auto all_cases = LoadTestcaseDir(dir, *problem);
-  if (!all_cases) return all_cases.error();
-  std::vector<Case> cases = SelectCases(std::move(*all_cases), o.case_filters);
-  if (cases.empty()) return MakeError(ErrorCode::kUsage, "no testcase matches --cases (see `judge list`)");
-  AddHiddenSizeCases(*problem, o.run_secret, &cases);
-
-  SupervisorConfig config;
-  config.worker_program = o.worker_program;
-  config.device_kind = o.device;
-  config.interrupted = o.interrupted;
-  config.visible_device = o.gpu;
-  {
-    std::shared_ptr<const DeviceFacts> facts = o.known_device;
-    if (!facts) {
-      auto probed = Probe(o, *problem, config);
-      if (!probed) return probed.error();
-      facts = *probed;
-    }
-    report.device = facts->info;
-    report.ceiling_gbps = facts->ceiling_gbps;
-    report.ceiling_source = facts->ceiling_source;
-    if (!facts->warning.empty()) report.warnings.push_back(facts->warning);
-  }
+  auto cases = LoadRunCases(o, *problem);
+  if (!cases) return cases.error();
+  JUDGE_TRY(AttachDevice(o, report));
   spdlog::debug("{}: device known after {:.3f} s", o.submission,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   if (auto st = Build(o, *problem, report); !st) {
-    report.verdict = Verdict::kInternalError;
     report.message = "the judge could not build the submission: " + st.error().message;
-    FailAll(report, cases, Verdict::kInternalError, report.message);
+    FailAll(report, *cases, Verdict::kInternalError, report.message);
   } else if (!report.build.ok) {
-    FailAll(report, cases, Verdict::kCompileError, report.message.empty() ? "compile error" : report.message);
+    FailAll(report, *cases, Verdict::kCompileError, report.message.empty() ? "compile error" : report.message);
   } else {
-    CompileCache ref_cache(o.cache_dir);
-    auto reference = Reference::Load(*problem, ref_cache);
-    if (!reference) {
-      report.message = reference.error().message;
-      FailAll(report, cases, Verdict::kInternalError, reference.error().message);
-    } else {
-      config.library_path = report.build.library_path;
-      // Implausible: 5% above the read ceiling measured on this GPU (the best a streaming kernel
-      // did; honest samples reach ~95% of it), else 2% above the attribute peak. The host
-      // double's "bandwidth" is one CPU core's: nothing to flag there.
-      if (o.device == DeviceKind::kCuda && report.ceiling_gbps > 0) {
-        config.plausible_gbps = report.ceiling_gbps * 1.05;
-        config.plausible_basis = "5% above the measured read ceiling";
-      } else if (o.device == DeviceKind::kCuda && report.device) {
-        config.plausible_gbps = report.device->peak_bandwidth_gbps * 1.02;
-        config.plausible_basis = "2% above the peak from device attributes";
-      }
-      config.sandbox = o.sandbox;
-      config.hot = o.hot;
-      // CUDA events cost ~1.3 us, a steady measurable share of a 9 us kernel; the host double's
-      // clock costs tens of nanoseconds, under its own jitter, where subtracting adds only noise.
-      config.window_correction_ms = o.device == DeviceKind::kCuda && report.device ? report.device->empty_window_ms : 0;
-      config.flush = o.flush_mode;
-      config.timing_processes = o.timing_processes;
-      config.ahead = o.workers_ahead;
-      report.flush_mode = o.flush_mode;
-      std::vector<PreparedCase> small;
-      spdlog::debug("{}: built and reference loaded after {:.3f} s", o.submission,
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-      {
-        Supervisor supervisor(*problem, config);
-        RunCases(o, *problem, cases, supervisor, *reference, report, &small);
-        report.protections = supervisor.protections();
-      }
-      FlagSizeSpecialCasing(&report.cases);
-      if (!o.sanitize_tools.empty() && !(o.interrupted && o.interrupted->load())) {
-        if (o.on_stage) o.on_stage("running compute-sanitizer (" + std::to_string(small.size()) + " small cases)");
-        SanitizeOptions so;
-        so.tools = o.sanitize_tools;
-        report.sanitizers = RunSanitizers(*problem, config, small, so);
-      }
-      for (const auto& p : report.protections)
-        if (!p.active) report.warnings.push_back("sandbox layer inactive: " + p.name + " (" + p.detail + ")");
-    }
+    JudgeBuilt(o, *problem, *cases, report, start);
   }
   std::vector<Verdict> verdicts;
   for (const auto& c : report.cases) verdicts.push_back(c.verdict);

@@ -48,7 +48,7 @@ SanitizerResult ParseSanitizerLog(const std::string& tool, const std::string& lo
   return r;
 }
 
-std::vector<SanitizerResult> RunSanitizers(const Problem& problem, const SupervisorConfig& base,
+std::vector<SanitizerResult> RunSanitizers(const Problem& problem, const CaseRunnerConfig& base,
                                            const std::vector<PreparedCase>& cases, const SanitizeOptions& options) {
   std::vector<SanitizerResult> results;
   std::string sanitizer = FindComputeSanitizer();
@@ -70,7 +70,7 @@ std::vector<SanitizerResult> RunSanitizers(const Problem& problem, const Supervi
     auto dir = MakeTempDir(std::filesystem::temp_directory_path().string(), "gpu-judge-sanitize-");
     if (!dir) { failed.summary = dir.error().message; results.push_back(failed); continue; }
     std::string log_path = *dir + "/" + tool + ".log";
-    SupervisorConfig config = base;
+    CaseRunnerConfig config = base;
     config.wrapper = {sanitizer, "--tool", tool, "--log-file", log_path, "--print-limit", "20"};
     config.single_call = true;
     config.ahead = nullptr;  // a sanitizer's worker takes seconds to start: none is started on spec
@@ -80,7 +80,7 @@ std::vector<SanitizerResult> RunSanitizers(const Problem& problem, const Supervi
     int ran = 0;
     {
       Problem slow = problem;
-      Supervisor supervisor(slow, config);
+      CaseRunner supervisor(slow, config);
       for (const PreparedCase* c : small) {
         double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (spent > options.budget_seconds) break;

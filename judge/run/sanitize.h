@@ -8,7 +8,7 @@
 
 #include "judge/problem/problem.h"
 #include "judge/check/case_preparation.h"
-#include "judge/supervise/supervisor.h"
+#include "judge/run/case_runner.h"
 
 namespace judge {
 
@@ -21,7 +21,7 @@ struct SanitizeOptions {
 
 std::string FindComputeSanitizer();
 
-std::vector<SanitizerResult> RunSanitizers(const Problem& problem, const SupervisorConfig& base,
+std::vector<SanitizerResult> RunSanitizers(const Problem& problem, const CaseRunnerConfig& base,
                                            const std::vector<PreparedCase>& cases, const SanitizeOptions& options);
 
 // Reads compute-sanitizer's log: counts and the summary line.

@@ -26,7 +26,6 @@
 namespace judge {
 namespace {
 
-constexpr uid_t kNobody = 65534;
 
 Protection Make(const std::string& name, bool active, const std::string& detail) { return {name, active, detail}; }
 
@@ -138,7 +137,7 @@ Protection ApplySeccomp() {
 
 Protection DropPrivileges() {
   if (::geteuid() != 0) return Make("unprivileged", true, "runs as uid " + std::to_string(::geteuid()) + " (not root)");
-  if (::setgroups(0, nullptr) != 0 || ::setresgid(kNobody, kNobody, kNobody) != 0 || ::setresuid(kNobody, kNobody, kNobody) != 0)
+  if (::setgroups(0, nullptr) != 0 || ::setresgid(kNobodyUid, kNobodyUid, kNobodyUid) != 0 || ::setresuid(kNobodyUid, kNobodyUid, kNobodyUid) != 0)
     return Make("unprivileged", false, "could not drop root to nobody: " + Errno());
   return Make("unprivileged", true, "dropped root to nobody (65534)");
 }

@@ -16,6 +16,9 @@
 
 namespace judge {
 
+// The unprivileged user a root-run worker becomes (and owns its folder and library copy).
+inline constexpr unsigned kNobodyUid = 65534;
+
 struct SandboxPolicy {
   bool enabled = true;
   std::string scratch_dir;                // the only writable folder

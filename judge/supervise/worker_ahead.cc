@@ -11,7 +11,6 @@
 namespace judge {
 namespace {
 
-constexpr uid_t kNobody = 65534;
 
 void Drop(StartedWorker& w) {
   w.process->Kill();
@@ -28,13 +27,19 @@ std::optional<StartedWorker> Spawn(const WorkerRecipe& recipe) {
   auto spawned = WorkerProcess::Spawn(recipe.Launch(*scratch));
   if (!spawned) { RemoveTree(*scratch); return std::nullopt; }
   StartedWorker w{std::move(*spawned), *scratch};
-  if (!w.process->Send(recipe.InitRequest(*scratch))) { Drop(w); return std::nullopt; }
+  if (!w.process->Send(Encode(recipe.InitRequest(*scratch)).header)) {
+    Drop(w);
+    return std::nullopt;
+  }
   return w;
 }
 
 std::optional<StartedWorker> AwaitDevice(StartedWorker w, double seconds) {
   WorkerEvent ev = w.process->Next(seconds);
-  if (ev.kind == WorkerEvent::Kind::kFrame && ev.frame.header.value("type", "") == "device") return w;
+  if (ev.kind == WorkerEvent::Kind::kFrame) {
+    auto message = Decode(ev.frame);
+    if (message && KindOf(*message) == MessageKind::kDevice) return w;
+  }
   Drop(w);
   return std::nullopt;
 }
@@ -42,7 +47,7 @@ std::optional<StartedWorker> AwaitDevice(StartedWorker w, double seconds) {
 }  // namespace
 
 std::string WorkerRecipe::Key() const {
-  Json k = {{"argv", argv}, {"env", env}, {"init", init}, {"out", limits.output_cap_bytes},
+  Json k = {{"argv", argv}, {"env", env}, {"init", Encode(init).header}, {"out", limits.output_cap_bytes},
             {"blob", limits.max_blob_bytes}, {"output_limit", limits.output_limit_bytes},
             {"memory", limits.memory_limit_bytes}, {"nobody", chown_to_nobody}};
   return k.dump();
@@ -56,9 +61,9 @@ WorkerLaunch WorkerRecipe::Launch(const std::string& scratch) const {
   return launch;
 }
 
-Json WorkerRecipe::InitRequest(const std::string& scratch) const {
-  Json request = init;
-  request["sandbox"]["scratch_dir"] = scratch;
+InitMessage WorkerRecipe::InitRequest(const std::string& scratch) const {
+  InitMessage request = init;
+  request.sandbox.scratch_dir = scratch;
   return request;
 }
 
@@ -66,7 +71,7 @@ Expected<std::string> MakeWorkerScratch(bool chown_to_nobody) {
   auto dir = MakeTempDir(std::filesystem::temp_directory_path().string(), "gpu-judge-worker-");
   if (!dir) return dir.error();
   ::chmod(dir->c_str(), 0700);
-  if (chown_to_nobody) (void)::chown(dir->c_str(), kNobody, kNobody);
+  if (chown_to_nobody) (void)::chown(dir->c_str(), kNobodyUid, kNobodyUid);
   return *dir;
 }
 

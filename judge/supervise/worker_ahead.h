@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "judge/protocol/frame.h"
+#include "judge/protocol/messages.h"
 #include "judge/supervise/worker_process.h"
 
 namespace judge {
@@ -27,13 +27,13 @@ struct WorkerRecipe {
   std::vector<std::string> argv;
   std::vector<std::string> env;  // without HOME, TMPDIR, CUDA_CACHE_PATH: those point into the folder
   WorkerLaunch limits;           // caps and limits (argv and env are filled per worker)
-  Json init;                     // the init request; its sandbox policy gets the folder too
+  InitMessage init;              // the init request; its sandbox policy gets the folder too
   double init_seconds = 60;
   bool chown_to_nobody = false;  // root with the sandbox on: the worker drops to nobody
   // Workers from the same recipe are interchangeable.
   std::string Key() const;
   WorkerLaunch Launch(const std::string& scratch) const;
-  Json InitRequest(const std::string& scratch) const;
+  InitMessage InitRequest(const std::string& scratch) const;
 };
 
 // A private folder for one worker (0700; nobody's when `chown_to_nobody`).

@@ -16,6 +16,7 @@ enum class ErrorCode : int {
   kIo = 4,             // a file the judge needs could not be read or written
   kSubprocess = 5,     // a helper program (nvcc, c++) could not be started
   kCuda = 6,           // a CUDA call failed
+  kDeviceMemory = 10,  // a CUDA allocation failed (cudaErrorMemoryAllocation): MLE when solve() caused it
   kProtocol = 7,       // a worker message was malformed
   kInternal = 9,       // a bug in the judge
 };

@@ -209,8 +209,19 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
   JUDGE_TRY(timer_->Start());
   JUDGE_TRY(library_.Call(args));
   JUDGE_TRY(timer_->Stop());
-  if (timed) JUDGE_TRY(device_.MarkClock(1));
-  JUDGE_TRY(device_.Synchronize());
+  // Checked before the judge's next launch, which would otherwise report the submission's error as
+  // its own (with the judge's call and source line in it). After Stop: the check stays out of the
+  // timed window.
+  if (auto st = device_.TakePendingError(); !st)
+    return MakeError(st.error().code, "solve() returned with a CUDA error pending: " + st.error().message +
+                                          " (a CUDA call or kernel launch inside solve() failed; check what each returns)");
+  // From here a CUDA error is an asynchronous failure of the kernels solve() launched (a sticky
+  // error such as an illegal address surfaces at the next launch or synchronize).
+  auto of_solve = [](Status st) {
+    return st ? st : Status(MakeError(st.error().code, "the GPU work solve() queued failed: " + st.error().message));
+  };
+  if (timed) JUDGE_TRY(of_solve(device_.MarkClock(1)));
+  JUDGE_TRY(of_solve(device_.Synchronize()));
   double wall_ms = SecondsSince(start) * 1e3;
   std::fflush(nullptr);  // the submission's printf output reaches the judge with its case
   double clock_mhz = 0;
@@ -229,7 +240,7 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
     report->output_calls.push_back(index);
     JUDGE_TRY(CopyOutputs(outputs));
   }
-  progress_("call", index + 1);
+  progress_(ProgressStage::kCall, index + 1);
   return Status::Ok();
 }
 
@@ -260,12 +271,15 @@ std::variant<CaseOutput, CaseFault> CaseHarness::Run(const CaseRequest& request)
   if (auto st = Setup(request); !st) return CaseFault{FaultPhase::kSetup, st.error().message};
   CaseOutput out;
   out.report.setup_ms = SecondsSince(setup_start) * 1e3;
-  for (const auto& o : outputs_) out.report.output_bytes_per_call += o.bytes;
+  out.report.output_bytes_per_call = OutputBytesPerCall(request);
   if (auto st = Calibrate(&out.report); !st) return CaseFault{FaultPhase::kSetup, st.error().message};
   const TimingPolicy& policy = request.timing;
   planned_calls_ = request.diagnostic ? 1 : 1 + policy.warmup_calls + policy.max_samples * (request.hot ? 2 : 1);
-  progress_("ready", 0);
-  auto fail = [](const Status& st) { return CaseFault{FaultPhase::kSolve, st.error().message}; };
+  progress_(ProgressStage::kReady, 0);
+  auto fail = [](const Status& st) {
+    return CaseFault{FaultPhase::kSolve, st.error().message,
+                     st.error().code == ErrorCode::kDeviceMemory ? FaultCause::kDeviceMemory : FaultCause::kOther};
+  };
   auto start = Clock::now();
   if (auto st = Call(CallKind::kCheck, 0, &out.report, &out.outputs); !st) return fail(st);
   if (request.diagnostic || out.report.violation) return out;

@@ -21,12 +21,11 @@
 namespace judge {
 
 // Where a failure happened decides whose fault it is: before the first solve() it is the judge's
-// (setup), from the first solve() on it is the submission's.
-enum class FaultPhase { kSetup, kSolve };
-
+// (kSetup), from the first solve() on it is the submission's (kSolve).
 struct CaseFault {
   FaultPhase phase;
   std::string message;
+  FaultCause cause = FaultCause::kOther;
 };
 
 struct CaseOutput {
@@ -53,7 +52,7 @@ Expected<EmptyWindow> MeasureEmptyWindow(Device& device, IntervalTimer& timer);
 
 class CaseHarness {
  public:
-  using ProgressFn = std::function<void(const std::string& stage, int calls_done)>;
+  using ProgressFn = std::function<void(ProgressStage stage, int calls_done)>;
   CaseHarness(Device& device, const SubmissionLibrary& library, ProgressFn progress)
       : device_(device), library_(library), progress_(std::move(progress)) {}
   std::variant<CaseOutput, CaseFault> Run(const CaseRequest& request);

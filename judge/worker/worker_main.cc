@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <type_traits>
 
 #include "judge/device/device.h"
 #include "judge/protocol/frame.h"
@@ -21,88 +22,77 @@ class Worker {
   explicit Worker(int out_fd) : out_(out_fd) {}
 
   // Returns false when the worker must exit (its CUDA context may be poisoned).
-  bool Handle(const Frame& req) {
-    const std::string type = req.header.value("type", "");
-    if (type == "init") {
-      policy_ = SandboxPolicyFromJson(req.header.value("sandbox", Json::object()));
-      ApplyEarly(policy_, &protections_);  // before CUDA starts: namespaces, rlimits
-      if (!Init(req.header.value("device", "cuda"))) return false;
-      device_->SetFlushMode(req.header.value("flush", "read") == "write" ? FlushMode::kWrite : FlushMode::kRead);
-      return true;
-    }
-    if (type == "load") return Load(req.header.value("library", ""), req.header.value("entry_point", "solve"));
-    if (type == "case") return RunCase(req.header);
-    if (type == "ceiling") return Ceiling();
-    Send({{"type", "fault"}, {"phase", "protocol"}, {"message", "unknown request type \"" + type + "\""}});
+  bool Handle(const Message& request) {
+    return std::visit(
+        [this](const auto& m) -> bool {
+          using T = std::decay_t<decltype(m)>;
+          if constexpr (std::is_same_v<T, InitMessage>) return Init(m);
+          else if constexpr (std::is_same_v<T, LoadMessage>) return Load(m);
+          else if constexpr (std::is_same_v<T, CaseRequest>) return RunCase(m);
+          else if constexpr (std::is_same_v<T, CeilingMessage>) return Ceiling();
+          else
+            return Fault(FaultPhase::kProtocol,
+                         "the judge sent \"" + std::string(MessageKindName(KindOf(Message(m)))) + "\", which is no request");
+        },
+        request);
+  }
+  bool Fault(FaultPhase phase, const std::string& message, FaultCause cause = FaultCause::kOther) {
+    Send(FaultMessage{phase, cause, message});
     return false;
   }
 
  private:
-  void Send(const Json& j, const std::string& blob = "") { (void)WriteFrame(out_, j, blob); }
-  bool Fault(const std::string& phase, const std::string& message) {
-    Send({{"type", "fault"}, {"phase", phase}, {"message", message}});
-    return false;
+  void Send(const Message& m) {
+    Frame f = Encode(m);
+    (void)WriteFrame(out_, f.header, f.blob);
   }
 
-  bool Init(const std::string& kind) {
-    auto parsed = ParseDeviceKind(kind);
-    if (!parsed) return Fault("init", "unknown device kind \"" + kind + "\"");
-    device_ = MakeDevice(*parsed);
+  bool Init(const InitMessage& m) {
+    policy_ = m.sandbox;
+    ApplyEarly(policy_, &protections_);  // before CUDA starts: namespaces, rlimits
+    device_ = MakeDevice(m.device);
+    device_->SetFlushMode(m.flush);
     auto info = device_->Info();
-    if (!info) return Fault("init", info.error().message);
+    if (!info) return Fault(FaultPhase::kInit, info.error().message);
     // Before any submission is loaded into this process: the judge trusts only this figure.
     auto timer = device_->CreateTimer();
-    if (!timer) return Fault("init", timer.error().message);
+    if (!timer) return Fault(FaultPhase::kInit, timer.error().message);
     auto window = MeasureEmptyWindow(*device_, **timer);
-    if (!window) return Fault("init", window.error().message);
+    if (!window) return Fault(FaultPhase::kInit, window.error().message);
     info->empty_window_ms = window->event_ms;
-    Json j = DeviceInfoToJson(*info);
-    j["type"] = "device";
-    Send(j);
+    Send(DeviceMessage{*info});
     return true;
   }
 
   // The sandbox closes before dlopen: the library's static constructors are submission code.
-  bool Load(const std::string& path, const std::string& entry) {
+  bool Load(const LoadMessage& m) {
     ApplyLate(policy_, &protections_);
     // Said before dlopen, so the judge knows the layers even if a constructor kills the worker.
-    Send({{"type", "sandboxed"}, {"protections", SandboxReportToJson(protections_)}});
-    if (auto st = library_.Open(path, entry); !st) return Fault("load", st.error().message);
-    Send({{"type", "loaded"}});
+    Send(SandboxedMessage{protections_});
+    if (auto st = library_.Open(m.library, m.entry_point); !st) return Fault(FaultPhase::kLoad, st.error().message);
+    Send(LoadedMessage{});
     return true;
   }
 
   bool Ceiling() {
-    if (!device_) return Fault("setup", "ceiling before init");
+    if (!device_) return Fault(FaultPhase::kProtocol, "ceiling before init");
     auto timer = device_->CreateTimer();
-    if (!timer) return Fault("setup", timer.error().message);
+    if (!timer) return Fault(FaultPhase::kSetup, timer.error().message);
     auto window = MeasureEmptyWindow(*device_, **timer);
-    if (!window) return Fault("setup", window.error().message);
+    if (!window) return Fault(FaultPhase::kSetup, window.error().message);
     auto ceiling = device_->MeasureReadCeiling(window->event_ms);
-    if (!ceiling) return Fault("setup", ceiling.error().message);
-    Send({{"type", "ceiling"}, {"gbps", ceiling->gbps}, {"shape", ceiling->shape}});
+    if (!ceiling) return Fault(FaultPhase::kSetup, ceiling.error().message);
+    Send(CeilingMeasuredMessage{*ceiling});
     return true;
   }
 
-  bool RunCase(const Json& header) {
-    if (!device_) return Fault("setup", "case before init");
-    Expected<CaseRequest> request = MakeError(ErrorCode::kProtocol, "unparsed");
-    try {
-      request = CaseRequestFromJson(header);
-    } catch (const std::exception& e) {
-      return Fault("setup", std::string("malformed case request: ") + e.what());
-    }
-    if (!request) return Fault("setup", request.error().message);
-    CaseHarness harness(*device_, library_, [this](const std::string& stage, int calls) {
-      Send({{"type", "progress"}, {"stage", stage}, {"calls", calls}});
-    });
-    auto result = harness.Run(*request);
-    if (auto* fault = std::get_if<CaseFault>(&result))
-      return Fault(fault->phase == FaultPhase::kSetup ? "setup" : "solve", fault->message);
-    const auto& out = std::get<CaseOutput>(result);
-    Json done = CaseReportToJson(out.report);
-    done["type"] = "case_done";
-    Send(done, out.outputs);
+  bool RunCase(const CaseRequest& request) {
+    if (!device_) return Fault(FaultPhase::kProtocol, "case before init");
+    CaseHarness harness(*device_, library_, [this](ProgressStage stage, int calls) { Send(ProgressMessage{stage, calls}); });
+    auto result = harness.Run(request);
+    if (auto* fault = std::get_if<CaseFault>(&result)) return Fault(fault->phase, fault->message, fault->cause);
+    auto& out = std::get<CaseOutput>(result);
+    Send(CaseDoneMessage{std::move(out.report), std::move(out.outputs)});
     return true;
   }
 
@@ -121,13 +111,17 @@ int RunWorker(int in_fd, int out_fd) {
   for (;;) {
     auto frame = ReadFrame(in_fd, kMaxRequestBlob);
     if (!frame) return 0;  // the judge closed the pipe: done
+    auto request = Decode(*frame);
+    if (!request) {
+      worker.Fault(FaultPhase::kProtocol, request.error().message);
+      return 3;
+    }
     bool keep_going = false;
     try {
-      keep_going = worker.Handle(*frame);
+      keep_going = worker.Handle(*request);
     } catch (const std::exception& e) {
       // Only submission code can throw past the handlers above.
-      (void)WriteFrame(out_fd, {{"type", "fault"}, {"phase", "solve"},
-                                {"message", std::string("an uncaught C++ exception escaped solve(): ") + e.what()}});
+      worker.Fault(FaultPhase::kSolve, std::string("an uncaught C++ exception escaped solve(): ") + e.what());
     }
     // After any fault the process ends: a CUDA error may be sticky, and a fresh worker is cheap.
     if (!keep_going) return 3;

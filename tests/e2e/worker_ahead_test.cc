@@ -38,11 +38,13 @@ class WorkerAheadTest : public ::testing::Test {
     for (const auto& e : fs::directory_iterator(tmp_)) n += e.path().filename().string().rfind("gpu-judge-worker-", 0) == 0;
     return n;
   }
-  static WorkerRecipe HostRecipe(const std::string& flush = "read") {
+  static WorkerRecipe HostRecipe(FlushMode flush = FlushMode::kRead) {
     WorkerRecipe r;
     r.argv = {JUDGE_BINARY, "__worker"};
     r.env = {"LC_ALL=C"};
-    r.init = {{"type", "init"}, {"device", "host"}, {"flush", flush}, {"sandbox", {{"enabled", false}}}};
+    r.init.device = DeviceKind::kHost;
+    r.init.flush = flush;
+    r.init.sandbox.enabled = false;
     r.init_seconds = 30;
     return r;
   }
@@ -56,13 +58,13 @@ TEST_F(WorkerAheadTest, HandsOverAStartedWorkerOnlyForTheSameRecipe) {
   ahead.Prepare(HostRecipe());
   ahead.Prepare(HostRecipe());  // one spare per recipe
   EXPECT_EQ(ahead.started(), 1u);
-  EXPECT_FALSE(ahead.Take(HostRecipe("write")));  // another kind of worker does not fit
+  EXPECT_FALSE(ahead.Take(HostRecipe(FlushMode::kWrite)));  // another kind of worker does not fit
   auto spare = ahead.Take(HostRecipe());
   ASSERT_TRUE(spare);
   EXPECT_EQ(ahead.taken(), 1u);
   EXPECT_TRUE(fs::is_directory(spare->scratch));
   EXPECT_EQ(::kill(spare->process->pid(), 0), 0);  // alive, its device open, waiting for the next request
-  ASSERT_TRUE(spare->process->Send({{"type", "load"}, {"library", spare->scratch + "/none.so"}, {"entry_point", "solve"}}));
+  ASSERT_TRUE(spare->process->Send(Encode(LoadMessage{spare->scratch + "/none.so", "solve"}).header));
   auto ev = spare->process->Next(30);  // it answers like any worker that just opened its device
   ASSERT_EQ(ev.kind, WorkerEvent::Kind::kFrame);
   EXPECT_EQ(ev.frame.header.value("type", ""), "sandboxed");
@@ -92,7 +94,7 @@ TEST_F(WorkerAheadTest, SparesNobodyTookAreKilledWithTheirFolders) {
 TEST_F(WorkerAheadTest, AWorkerThatCannotStartIsNoSpare) {
   WorkerAhead ahead;
   WorkerRecipe broken = HostRecipe();
-  broken.init["device"] = "no-such-device";  // the worker answers init with a fault
+  broken.argv = {"/bin/false"};  // exits at once: it never says its device is open
   ahead.Prepare(broken);
   EXPECT_FALSE(ahead.Take(broken));  // the supervisor then starts its own and reports the fault
   EXPECT_EQ(WorkerFolders(), 0u);

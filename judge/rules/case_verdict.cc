@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+#include "judge/rules/case_verdict.h"
+
+#include <csignal>
+#include <cmath>
+#include <map>
+
+#include "judge/util/subprocess.h"
+
+namespace judge {
+namespace {
+
+std::string Seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", s);
+  return buf;
+}
+
+std::vector<const Param*> OutputParams(const Problem& problem) {
+  std::vector<const Param*> out;
+  for (const Param& p : problem.params)
+    if (p.is_buffer && p.role == Role::kOutput) out.push_back(&p);
+  return out;
+}
+
+// The judge fills outputs with 0xFF bytes (NaN) before each call: still all 0xFF means unwritten.
+bool AllPoison(const std::string& bytes) {
+  return !bytes.empty() && bytes.find_first_not_of('\xff') == std::string::npos;
+}
+
+}  // namespace
+
+Failure WorkerEnded(const WorkerEvent& ev, const std::string& when, const Limits& limits) {
+  using Kind = WorkerEvent::Kind;
+  switch (ev.kind) {
+    case Kind::kBroken:
+      return {Verdict::kRuntimeError, "the worker's result channel was corrupted " + when + " (" + ev.error +
+                                          "); a submission must not write to file descriptor 4"};
+    case Kind::kExited:
+      if (ev.signal == SIGKILL)
+        return {Verdict::kRuntimeError,
+                "killed by SIGKILL " + when + " (by the kernel's out-of-memory killer, or from outside)"};
+      if (ev.signal == SIGSYS)
+        return {Verdict::kRuntimeError, "killed by SIGSYS " + when +
+                                            ": the sandbox stopped a forbidden system call "
+                                            "(starting a program, fork, a network socket, ptrace, mount...)"};
+      if (ev.signal) return {Verdict::kRuntimeError, "killed by " + DescribeSignal(ev.signal) + " " + when};
+      return {Verdict::kRuntimeError, "the process exited with code " + std::to_string(ev.exit_code) + " " + when +
+                                          " (exit() or abort() in the submission?)"};
+    case Kind::kInterrupted:
+      return {Verdict::kNotRun, "interrupted " + when};
+    case Kind::kOutputLimit:
+      return {Verdict::kOutputLimit, "printed more than " + std::to_string(int(limits.output_kb)) +
+                                         " KiB on stdout/stderr " + when +
+                                         " (the first 64 KiB of each are in the report)"};
+    case Kind::kMemoryLimit:
+      return {Verdict::kMemoryLimit,
+              "used more than " + std::to_string(int(limits.host_memory_mb)) + " MiB of host memory " + when};
+    case Kind::kTimeout:
+    case Kind::kFrame:
+      break;
+  }
+  return {Verdict::kInternalError, "unexpected worker event " + when};
+}
+
+Failure TimedOut(bool in_call, int call, double setup_limit_seconds, double call_limit_seconds) {
+  if (!in_call)
+    return {Verdict::kInternalError,
+            "the worker's setup (allocation and input upload) took over " + Seconds(setup_limit_seconds)};
+  return {Verdict::kTimeLimit, "solve() did not return within the " + Seconds(call_limit_seconds) +
+                                   " limit per call (call " + std::to_string(call) + ")"};
+}
+
+Failure Faulted(const FaultMessage& fault, int calls_done) {
+  switch (fault.phase) {
+    case FaultPhase::kInit:
+      return {Verdict::kInternalError, "device: " + fault.message};
+    case FaultPhase::kLoad:
+      return {Verdict::kCompileError, "the library cannot be loaded: " + fault.message};
+    case FaultPhase::kSolve: {
+      std::string call = " (call " + std::to_string(calls_done + 1) + ")";
+      if (fault.cause == FaultCause::kDeviceMemory)
+        return {Verdict::kMemoryLimit, "device memory exhausted: " + fault.message + call};
+      return {Verdict::kRuntimeError, fault.message + call};
+    }
+    case FaultPhase::kSetup:
+    case FaultPhase::kProtocol:
+      break;
+  }
+  return {Verdict::kInternalError, "worker fault during " + std::string(FaultPhaseName(fault.phase)) + ": " + fault.message};
+}
+
+Failure Unexpected(MessageKind got, const std::string& while_doing) {
+  return {Verdict::kInternalError, "worker answered \"" + std::string(MessageKindName(got)) + "\" " + while_doing};
+}
+
+Failure WhileLoading(Failure failure) {
+  if (failure.verdict != Verdict::kInternalError)
+    failure.detail = "while loading the library (static constructors run here): " + failure.detail;
+  return failure;
+}
+
+std::pair<CheckResult, std::string> CheckCall(const Problem& problem, const ExpectedOutputs& expected,
+                                              const std::string& bytes) {
+  auto outputs = OutputParams(problem);
+  CheckResult worst;
+  worst.passed = true;
+  std::string name;
+  size_t offset = 0;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    size_t n = expected[i].size() * DTypeSize(outputs[i]->dtype);
+    CheckResult r = CheckOutput(expected[i], bytes.substr(offset, n), outputs[i]->dtype, problem.tolerance);
+    offset += n;
+    if (name.empty() || (!r.passed && worst.passed) || r.tolerance_used > worst.tolerance_used) {
+      worst = r;
+      name = outputs[i]->name;
+    }
+  }
+  return {worst, name};
+}
+
+OutputJudgement JudgeOutputs(const Problem& problem, const std::vector<ExpectedOutputs>& expected,
+                             const CaseReport& rep, const std::string& outputs) {
+  OutputJudgement j;
+  std::map<int, std::string> first_output_of_variant;
+  const size_t per_call = rep.output_bytes_per_call;
+  for (size_t i = 0; i < rep.output_calls.size(); ++i) {
+    const int index = rep.output_calls[i];
+    const CallRecord& call = rep.calls[size_t(index)];
+    std::string bytes = outputs.substr(i * per_call, per_call);
+    auto [check, buffer] = CheckCall(problem, expected[size_t(call.variant)], bytes);
+    ++j.calls_checked;
+    if (index == 0) j.check = check;
+    else if (!j.timed_check || check.tolerance_used > j.timed_check->tolerance_used) j.timed_check = check;
+    auto [it, inserted] = first_output_of_variant.emplace(call.variant, bytes);
+    if (!inserted && it->second != bytes) j.deterministic = false;
+    else if (!inserted && !j.deterministic.has_value()) j.deterministic = true;
+    if (check.passed || j.verdict != Verdict::kAccepted) continue;
+    j.verdict = Verdict::kWrongAnswer;
+    std::string what = AllPoison(bytes) ? "solve() did not write " + buffer + " (it still holds the judge's NaN poison)"
+                                        : check.Describe(buffer);
+    if (index == 0) {
+      j.detail = what;
+      continue;
+    }
+    j.detail = "call " + std::to_string(index + 1) + " (" + std::string(CallKindName(call.kind)) + ", input variant " +
+               std::to_string(call.variant) + ") is wrong although the first call was right: " + what;
+    for (size_t v = 0; v < expected.size(); ++v)
+      if (int(v) != call.variant && CheckCall(problem, expected[v], bytes).first.passed)
+        j.detail += "; it is the answer for input variant " + std::to_string(v) +
+                    ": results must not be cached between calls, every call gets new data";
+  }
+  // Breaking the memory rules outranks a wrong answer: the output may be wrong because of it.
+  if (rep.violation) {
+    j.verdict = Verdict::kMemoryViolation;
+    j.detail = rep.violation->message;
+  }
+  j.diagnose = j.verdict == Verdict::kWrongAnswer && j.check && !j.check->passed;
+  return j;
+}
+
+bool ExplainWithZeroGuard(const Problem& problem, const std::optional<CheckResult>& rerun, OutputJudgement* j) {
+  if (rerun && rerun->passed) {
+    j->verdict = Verdict::kMemoryViolation;
+    j->detail = "solve() reads past the end of its input: the answer was right when the memory after the input held "
+                "zeros, and wrong when it held NaN (" +
+                j->detail + "); check the bounds (idx < N)";
+    return true;
+  }
+  if (rerun && std::isfinite(rerun->got) && j->check && !std::isfinite(j->check->got)) {
+    // Wrong for two reasons: show the arithmetic error the NaN guard was hiding.
+    std::string buffer = OutputParams(problem).front()->name;
+    j->check = *rerun;
+    j->detail = rerun->Describe(buffer) +
+                " (measured with zeros after the input; it also reads past the end of "
+                "its input, which made the answer NaN: check the bounds, idx < N)";
+    return true;
+  }
+  return false;
+}
+
+void ExplainWithZeroOutputs(const std::optional<CheckResult>& rerun, OutputJudgement* j) {
+  if (rerun && rerun->passed)
+    j->detail += ". It passes only when the output starts at zero: solve() accumulates into output without "
+                 "clearing it first; add cudaMemset(output, 0, sizeof(float)) before the kernel";
+}
+
+}  // namespace judge

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Where a case's verdict is decided: every rule that turns what a worker did into a verdict and
+// the sentence that explains it, as pure functions (no process, no device, no clock). The case
+// runner (judge/run/case_runner.h) gathers the facts and applies these; whose fault a failure is
+// follows from where it happened:
+//   nvcc, the entry-point check, dlopen or the library's constructors   CE (load) / RE (constructor crash)
+//   the judge's own work before the first solve(): device, allocation    IE
+//   anything from the first solve() on: signal, exit, CUDA error, hang   RE / TLE / MLE
+//   outputs                                                              WA, or MV when memory rules broke
+// The run-level verdict is core/verdict.h's WorstVerdict over the cases.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "judge/check/case_preparation.h"
+#include "judge/check/tolerance_check.h"
+#include "judge/core/verdict.h"
+#include "judge/problem/problem.h"
+#include "judge/protocol/messages.h"
+#include "judge/supervise/worker_process.h"
+
+namespace judge {
+
+struct Failure {
+  Verdict verdict = Verdict::kInternalError;
+  std::string detail;
+};
+
+// The worker died, broke its channel, went over a limit or was interrupted; `when` says in which
+// step ("during call 3 of solve()"). Not for kTimeout (see TimedOut) or kFrame.
+Failure WorkerEnded(const WorkerEvent& event, const std::string& when, const Limits& limits);
+// No answer within a deadline: the judge's setup (IE) or a call of solve() (TLE, `call` 1-based).
+Failure TimedOut(bool in_call, int call, double setup_limit_seconds, double call_limit_seconds);
+// The worker reported a fault; `calls_done` calls of solve() had returned before it.
+Failure Faulted(const FaultMessage& fault, int calls_done);
+// The worker answered with a message that does not belong here.
+Failure Unexpected(MessageKind got, const std::string& while_doing);
+// A constructor crash or load failure repeats on every case: the wording says where it happened.
+Failure WhileLoading(Failure failure);
+
+// The verdict of a case whose calls all returned: every kept output checked against its input
+// variant's expected outputs (first call, and the worst of the timed ones), and the memory rules.
+struct OutputJudgement {
+  Verdict verdict = Verdict::kAccepted;
+  std::string detail;
+  std::optional<CheckResult> check;        // the first (untimed) call
+  std::optional<CheckResult> timed_check;  // the worst later call
+  int calls_checked = 0;
+  std::optional<bool> deterministic;       // the same input always gave bitwise the same output
+  // A wrong first call without a memory violation: diagnostic reruns may say why (Explain* below).
+  bool diagnose = false;
+};
+OutputJudgement JudgeOutputs(const Problem& problem, const std::vector<ExpectedOutputs>& expected,
+                             const CaseReport& report, const std::string& outputs);
+
+// One call's outputs (all output buffers, concatenated) against one variant's expected outputs:
+// the worst buffer's result and that buffer's name.
+std::pair<CheckResult, std::string> CheckCall(const Problem& problem, const ExpectedOutputs& expected,
+                                              const std::string& bytes);
+
+// The first diagnostic rerun, with zeros instead of NaN after every input. Passing then means the
+// submission reads past the end of its input (MV); a finite wrong answer there shows the
+// arithmetic error the NaN guard hid. Returns true when the judgement is final.
+bool ExplainWithZeroGuard(const Problem& problem, const std::optional<CheckResult>& rerun, OutputJudgement* j);
+// The second, with outputs starting at zero: passing then means solve() never cleared its output.
+void ExplainWithZeroOutputs(const std::optional<CheckResult>& rerun, OutputJudgement* j);
+
+}  // namespace judge

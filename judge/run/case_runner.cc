@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+#include "judge/run/case_runner.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+#include "judge/rules/case_timing.h"
+#include "judge/util/fs.h"
+
+namespace judge {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kInitSeconds = 60;      // CUDA context creation can take seconds on a cold GPU
+constexpr double kCallSlackSeconds = 2;  // cache flush, event sync, memory checks around a call
+
+// The n-th GPU the judge itself may use: an index into its own CUDA_VISIBLE_DEVICES when set.
+std::string VisibleDevice(int n) {
+  const char* list = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (!list || !*list) return std::to_string(n);
+  std::stringstream ss(list);
+  std::string item;
+  for (int i = 0; std::getline(ss, item, ','); ++i)
+    if (i == n) return item;
+  return std::to_string(n);
+}
+
+// Why a wait for the worker did not give the message awaited, as a verdict.
+Failure NotHeard(const Heard& heard, const std::string& when, const Limits& limits) {
+  if (heard.ok()) {
+    if (auto* fault = std::get_if<FaultMessage>(&*heard.message)) return Faulted(*fault, 0);
+    return Unexpected(KindOf(*heard.message), when);
+  }
+  return WorkerEnded(heard.event, when, limits);
+}
+
+}  // namespace
+
+CaseRequest BuildCaseRequest(const Problem& problem, const PreparedCase& c) {
+  CaseRequest r;
+  r.name = c.spec.name;
+  r.timing = c.spec.IsPerformance() ? problem.performance_timing : problem.functional_timing;
+  r.zero_outputs = problem.zero_init_outputs;
+  for (const Param& p : problem.params) {
+    ParamArg arg;
+    arg.is_buffer = p.is_buffer;
+    if (!p.is_buffer) {
+      arg.scalar = int32_t(c.spec.scalars.at(p.name));
+    } else {
+      arg.buffer.name = p.name;
+      arg.buffer.is_input = p.role == Role::kInput;
+      arg.buffer.dtype = p.dtype;
+      arg.buffer.count = problem.ElementCount(p, c.spec.scalars).value();
+      if (arg.buffer.is_input)
+        for (const auto& inputs : c.variant_inputs) arg.buffer.variants.push_back(inputs.at(p.name));
+    }
+    r.params.push_back(std::move(arg));
+  }
+  return r;
+}
+
+CaseRunner::CaseRunner(const Problem& problem, CaseRunnerConfig config)
+    : problem_(problem), config_(std::move(config)), session_(Recipe(), config_.ahead, config_.finish_grace_seconds) {}
+
+// Everything a worker for this runner starts with. Its environment holds only what CUDA and the
+// loader need: the judge's own environment may hold secrets.
+WorkerRecipe CaseRunner::Recipe() const {
+  WorkerRecipe r;
+  r.argv = config_.wrapper;
+  r.argv.insert(r.argv.end(), {config_.worker_program, "__worker"});
+  r.env = {"LC_ALL=C"};
+  if (config_.visible_device >= 0) r.env.push_back("CUDA_VISIBLE_DEVICES=" + VisibleDevice(config_.visible_device));
+  for (const char* key : {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_MODULE_LOADING",
+                          "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "CUDA_DEVICE_ORDER",
+                          "JUDGE_HOST_CLOCK_MHZ"})
+    if (const char* v = std::getenv(key);
+        v && !(config_.visible_device >= 0 && std::string(key) == "CUDA_VISIBLE_DEVICES"))
+      r.env.push_back(std::string(key) + "=" + v);
+  r.limits = WorkerLaunch{{},
+                          {},
+                          config_.output_cap_bytes,
+                          1ull << 32,
+                          config_.interrupted,
+                          size_t(problem_.limits.output_kb * 1024),
+                          uint64_t(problem_.limits.host_memory_mb * 1024 * 1024)};
+  SandboxPolicy policy;
+  policy.enabled = config_.sandbox;
+  // compute-sanitizer injects its own library into the worker, which must reach the tool's front
+  // end (outside any namespace, as root): its runs keep only the rlimits, and say so.
+  if (!config_.wrapper.empty()) policy.skip = {"network_namespace", "unprivileged", "no_new_privs", "landlock", "seccomp"};
+  if (const char* skip = std::getenv("JUDGE_SANDBOX_SKIP")) {
+    std::stringstream ss(skip);
+    for (std::string layer; std::getline(ss, layer, ',');) policy.skip.push_back(layer);
+  }
+  r.init = InitMessage{config_.device_kind, config_.flush, policy};
+  r.init_seconds = kInitSeconds * config_.time_scale;
+  r.chown_to_nobody = ::geteuid() == 0 && config_.sandbox;
+  return r;
+}
+
+// The worker's own copy of the library (the cache may sit in a home folder that the unprivileged
+// worker cannot enter).
+Status CaseRunner::CopyLibrary() const {
+  std::string lib = session_.scratch() + "/submission.so";
+  std::error_code ec;
+  std::filesystem::copy_file(config_.library_path, lib, std::filesystem::copy_options::overwrite_existing, ec);
+  if (ec) return MakeError(ErrorCode::kIo, "cannot copy the library into " + session_.scratch() + ": " + ec.message());
+  ::chmod(lib.c_str(), 0500);
+  if (::geteuid() == 0 && config_.sandbox) (void)::chown(lib.c_str(), kNobodyUid, kNobodyUid);
+  return Status::Ok();
+}
+
+std::optional<Failure> CaseRunner::EnsureWorker() {
+  if (load_failure_) return load_failure_;
+  if (session_.running()) return std::nullopt;
+  auto started = session_.Start();
+  if (!started) return Failure{Verdict::kInternalError, started.error().message};
+  if (!started->ok() || KindOf(*started->message) != MessageKind::kDevice)
+    return NotHeard(*started, "while opening the device", problem_.limits);
+  return Load();
+}
+
+// Loading runs the library's static constructors: a crash there is deterministic, so every case
+// gets the same verdict without retrying.
+std::optional<Failure> CaseRunner::Load() {
+  if (auto st = CopyLibrary(); !st) {
+    session_.Kill();
+    return Failure{Verdict::kInternalError, st.error().message};
+  }
+  auto start = Clock::now();
+  const double limit = problem_.limits.setup_seconds;
+  Heard heard = session_.Ask(LoadMessage{session_.scratch() + "/submission.so", problem_.entry_point}, limit);
+  if (heard.ok() && KindOf(*heard.message) == MessageKind::kSandboxed) {
+    protections_ = std::get<SandboxedMessage>(*heard.message).protections;
+    heard = session_.Next(limit);  // dlopen: constructors run now
+  }
+  if (heard.ok() && KindOf(*heard.message) == MessageKind::kLoaded) {
+    spdlog::debug("worker sandboxed and loaded the submission in {:.3f} s",
+                  std::chrono::duration<double>(Clock::now() - start).count());
+    return std::nullopt;
+  }
+  Failure f = heard.event.kind == WorkerEvent::Kind::kTimeout
+                  ? Failure{Verdict::kTimeLimit, "while handling load (no answer in " + std::to_string(int(limit)) + " s)"}
+                  : NotHeard(heard, "while handling load", problem_.limits);
+  load_failure_ = WhileLoading(f);
+  session_.Kill();
+  return load_failure_;
+}
+
+CaseRunner::Outcome CaseRunner::Request(const PreparedCase& c, const CaseRequest& request) {
+  Outcome out;
+  auto fail = [&](Failure f) {
+    out.failure = f;
+    session_.Kill();
+    return out;
+  };
+  if (auto f = EnsureWorker()) {
+    out.failure = f;
+    return out;
+  }
+  // Timed work waits until the judge's own workers, starting or exiting, have left the GPU.
+  if (config_.ahead && c.spec.IsPerformance()) config_.ahead->Quiesce();
+  if (auto gone = session_.Send(request)) return fail(WorkerEnded(*gone, "before the case started", problem_.limits));
+  bool ready = false;
+  int calls = 0;
+  const Limits& limits = problem_.limits;
+  for (;;) {
+    double timeout = (ready ? limits.call_seconds + kCallSlackSeconds : limits.setup_seconds) * config_.time_scale;
+    Heard heard = session_.Next(timeout);
+    if (!heard.ok() && heard.event.kind == WorkerEvent::Kind::kTimeout)
+      return fail(TimedOut(ready, calls + 1, timeout, limits.call_seconds));
+    if (!heard.ok())
+      return fail(WorkerEnded(heard.event,
+                              ready ? "during call " + std::to_string(calls + 1) + " of solve()"
+                                    : "before the first call of solve()",
+                              limits));
+    if (auto* progress = std::get_if<ProgressMessage>(&*heard.message)) {
+      ready = true;
+      calls = progress->calls;
+      continue;
+    }
+    if (auto* done = std::get_if<CaseDoneMessage>(&*heard.message)) {
+      if (done->report.output_bytes_per_call != OutputBytesPerCall(request))
+        return fail({Verdict::kRuntimeError, "the worker returned " + std::to_string(done->report.output_bytes_per_call) +
+                                                 " output bytes per call, expected " +
+                                                 std::to_string(OutputBytesPerCall(request)) +
+                                                 " (result channel tampered with?)"});
+      out.report = std::move(done->report);
+      out.outputs = std::move(done->outputs);
+      return out;
+    }
+    if (auto* fault = std::get_if<FaultMessage>(&*heard.message)) return fail(Faulted(*fault, calls));
+    return fail(Unexpected(KindOf(*heard.message), "during a case"));
+  }
+}
+
+CaseResult CaseRunner::RunCase(const PreparedCase& c) {
+  auto start = Clock::now();
+  CaseResult result;
+  result.name = c.spec.name;
+  result.kind = c.spec.kind;
+  result.note = c.spec.note;
+  result.scalars = c.spec.scalars;
+  result.min_bytes = problem_.MinimumBytes(c.spec.scalars).value();
+  result.input_variants = int(c.expected.size());
+  session_.MarkOutput();
+  CaseRequest request = BuildCaseRequest(problem_, c);
+  request.diagnostic = config_.single_call;
+  request.hot = config_.hot && c.spec.IsPerformance();
+  Outcome outcome = Request(c, request);
+  if (c.spec.IsPerformance() && config_.timing_processes > 1 && !outcome.failure)
+    TimeInMoreProcesses(c, request, &outcome);
+  if (outcome.failure) {
+    result.verdict = outcome.failure->verdict;
+    result.detail = outcome.failure->detail;
+  } else {
+    Judge(c, outcome, result);
+  }
+  Printed printed = session_.TakeOutput();
+  result.worker_stdout = std::move(printed.out);
+  result.worker_stderr = std::move(printed.err);
+  result.output_truncated = printed.truncated;
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+void CaseRunner::TimeInMoreProcesses(const PreparedCase& c, const CaseRequest& request, Outcome* outcome) {
+  outcome->call_process.assign(outcome->report.calls.size(), 0);
+  for (int process = 1; process < config_.timing_processes; ++process) {
+    session_.Retire();
+    Outcome more = Request(c, request);
+    if (more.failure) {
+      outcome->failure = more.failure;
+      return;
+    }
+    const int shift = int(outcome->report.calls.size());
+    CaseReport& into = outcome->report;
+    into.calls.insert(into.calls.end(), more.report.calls.begin(), more.report.calls.end());
+    for (int call : more.report.output_calls) into.output_calls.push_back(call + shift);
+    if (!into.violation) into.violation = more.report.violation;
+    outcome->outputs += more.outputs;
+    outcome->call_process.resize(into.calls.size(), process);
+  }
+}
+
+void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome, CaseResult& result) {
+  SummarizeTiming(outcome.report, outcome.call_process,
+                  TimingContext{config_.window_correction_ms, config_.single_call, config_.plausible_gbps,
+                                config_.plausible_basis},
+                  &result);
+  OutputJudgement j = JudgeOutputs(problem_, c.expected, outcome.report, outcome.outputs);
+  // A case that failed on its first call is run again in two diagnostic modes, to say why.
+  if (j.diagnose) {
+    CaseRequest zero_guard = BuildCaseRequest(problem_, c);
+    zero_guard.diagnostic = true;
+    zero_guard.guard_nan = false;
+    if (!ExplainWithZeroGuard(problem_, Rerun(c, zero_guard), &j) && !problem_.zero_init_outputs) {
+      CaseRequest zero_out = BuildCaseRequest(problem_, c);
+      zero_out.diagnostic = true;
+      zero_out.zero_outputs = true;
+      ExplainWithZeroOutputs(Rerun(c, zero_out), &j);
+    }
+  }
+  result.verdict = j.verdict;
+  result.detail = j.detail;
+  result.check = j.check;
+  result.timed_check = j.timed_check;
+  result.calls_checked = j.calls_checked;
+  result.deterministic = j.deterministic;
+}
+
+std::optional<CheckResult> CaseRunner::Rerun(const PreparedCase& c, const CaseRequest& request) {
+  Outcome o = Request(c, request);
+  if (o.failure || o.report.violation || o.report.output_calls.empty()) return std::nullopt;
+  return CheckCall(problem_, c.expected[0], o.outputs.substr(0, o.report.output_bytes_per_call)).first;
+}
+
+Expected<DeviceInfo> ProbeDevice(const std::string& worker_program, DeviceKind device,
+                                 const std::atomic<bool>* interrupted) {
+  auto m = AskTrustedWorker({worker_program, "__worker"}, device, std::nullopt, MessageKind::kDevice, interrupted,
+                            kInitSeconds);
+  if (!m) return m.error();
+  return std::get<DeviceMessage>(*m).info;
+}
+
+Expected<ReadCeiling> MeasureCeiling(const std::string& worker_program, DeviceKind device,
+                                     const std::atomic<bool>* interrupted) {
+  auto m = AskTrustedWorker({worker_program, "__worker"}, device, CeilingMessage{}, MessageKind::kCeilingMeasured,
+                            interrupted, kInitSeconds);
+  if (!m) return MakeError(ErrorCode::kInternal, m.error().message);
+  return std::get<CeilingMeasuredMessage>(*m).ceiling;
+}
+
+}  // namespace judge

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Runs the cases of one submission in a worker and turns what comes back into results. The
+// judge computes expected values; the worker only ever sees inputs. The mechanism (the process,
+// its messages, deadlines, kill) is supervise/WorkerSession's; every decision about what a
+// failure, an output or a time means is a pure function of judge/rules/. What stays here is the
+// order of things: start, load, ask, rerun to diagnose, time in more processes.
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "judge/check/case_preparation.h"
+#include "judge/core/run_report.h"
+#include "judge/problem/problem.h"
+#include "judge/protocol/messages.h"
+#include "judge/rules/case_verdict.h"
+#include "judge/sandbox/sandbox.h"
+#include "judge/supervise/worker_ahead.h"
+#include "judge/supervise/worker_session.h"
+
+namespace judge {
+
+struct CaseRunnerConfig {
+  std::string worker_program;  // the judge executable; run as `worker_program __worker`
+  DeviceKind device_kind = DeviceKind::kCuda;
+  std::string library_path;    // the built submission
+  size_t output_cap_bytes = 64 * 1024;
+  const std::atomic<bool>* interrupted = nullptr;  // set by SIGINT/SIGTERM
+  double plausible_gbps = 0;    // a result above this is implausible (0: unknown)
+  std::string plausible_basis;  // where that bound comes from, for the flag's text
+  bool sandbox = true;
+  std::vector<std::string> wrapper;  // runs the worker under this (compute-sanitizer ...)
+  bool single_call = false;          // one call per case, no timing (sanitizer runs)
+  double finish_grace_seconds = 2;   // how long a finished worker may take to exit
+  double time_scale = 1;             // multiplies the per-call and setup limits
+  bool hot = false;                  // performance cases also get hot (no flush) samples
+  FlushMode flush = FlushMode::kRead;  // how the L2 is evicted before cold calls
+  double window_correction_ms = 0;   // subtracted from every timed call (DeviceInfo::empty_window_ms)
+  // Performance cases are timed in this many worker processes, one after another, and their samples
+  // pooled: each process (CUDA context) has an offset of its own (+-1.5% at N = 4M on the H200).
+  int timing_processes = 1;
+  int visible_device = -1;  // >= 0: the worker sees only this GPU (CUDA_VISIBLE_DEVICES)
+  // Starts workers ahead and lets them exit in the background (shared by the runs of a ladder,
+  // batch or comparison); null: every worker starts and exits in line.
+  std::shared_ptr<WorkerAhead> ahead;
+};
+
+class CaseRunner {
+ public:
+  CaseRunner(const Problem& problem, CaseRunnerConfig config);
+  CaseResult RunCase(const PreparedCase& c);
+  // What the sandbox achieved in the last worker that loaded the submission.
+  const SandboxReport& protections() const { return protections_; }
+
+ private:
+  struct Outcome {  // one case request's answer
+    std::optional<Failure> failure;
+    CaseReport report;
+    std::string outputs;
+    std::vector<int> call_process;  // which worker process made each call (empty: all the first)
+  };
+  WorkerRecipe Recipe() const;
+  std::optional<Failure> EnsureWorker();
+  std::optional<Failure> Load();
+  Status CopyLibrary() const;  // into the worker's folder
+  Outcome Request(const PreparedCase& c, const CaseRequest& request);
+  void Judge(const PreparedCase& c, const Outcome& outcome, CaseResult& result);
+  // One diagnostic call in another mode; nullopt when it did not even run cleanly.
+  std::optional<CheckResult> Rerun(const PreparedCase& c, const CaseRequest& request);
+  // Times a performance case again in fresh worker processes (config_.timing_processes in all)
+  // and appends their calls; a failure there is the case's failure.
+  void TimeInMoreProcesses(const PreparedCase& c, const CaseRequest& request, Outcome* outcome);
+
+  const Problem& problem_;
+  CaseRunnerConfig config_;
+  WorkerSession session_;
+  std::optional<Failure> load_failure_;  // a library that cannot load fails every case the same way
+  SandboxReport protections_;
+};
+
+CaseRequest BuildCaseRequest(const Problem& problem, const PreparedCase& c);
+
+// Starts a worker and asks it to open the device: the no-GPU check, done before compiling.
+Expected<DeviceInfo> ProbeDevice(const std::string& worker_program, DeviceKind device,
+                                 const std::atomic<bool>* interrupted);
+// A throw-away worker measures the device's read ceiling (GB/s); no submission code is involved.
+Expected<ReadCeiling> MeasureCeiling(const std::string& worker_program, DeviceKind device,
+                                     const std::atomic<bool>* interrupted);
+
+}  // namespace judge
