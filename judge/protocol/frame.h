@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The judge<->worker wire format, version 1: each message is
+// The judge<->worker wire format (version kProtocolVersion): each message is
 //   u32 header length | u64 blob length | header (JSON text) | blob (raw bytes), little endian.
-// Every header carries "v": 1. The supervisor treats worker frames as untrusted: lengths are
+// Every header carries "v": kProtocolVersion. The supervisor treats worker frames as untrusted: lengths are
 // bounded and headers are validated before use.
 #include <cstdint>
 #include <deque>
@@ -13,7 +13,7 @@
 
 namespace judge {
 
-inline constexpr int kProtocolVersion = 1;
+inline constexpr int kProtocolVersion = 2;  // 2: typed messages (ceiling_measured, fault causes, progress stages)
 inline constexpr uint32_t kMaxHeaderBytes = 1 << 20;
 
 struct Frame {

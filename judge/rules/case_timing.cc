@@ -41,7 +41,9 @@ void SummarizeTiming(const CaseReport& rep, const std::vector<int>& call_process
   }
   result->hot = Summarize(hot);
   result->sm_clock_mhz = Summarize(clocks).median;
-  if (!event.empty() && !any_steady)
+  // Only timed calls can have been throttled throughout: a case whose figure is its first call
+  // (over the budget) has none, and was flagged here by mistake before the rules had a table test.
+  if (any_timed && !any_steady)
     result->flags.push_back("the GPU was throttled through every timed call (SM clock " +
                             std::to_string(int(result->sm_clock_mhz)) +
                             " MHz, under 75% of its peak): the timing is not representative");

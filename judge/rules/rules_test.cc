@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+// The rules, tested directly: each table row is a situation a worker can be in and the verdict
+// (or timing summary) the judge must give for it.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <cstring>
+
+#include "judge/problem/problem.h"
+#include "judge/rules/case_timing.h"
+#include "judge/rules/case_verdict.h"
+
+namespace judge {
+namespace {
+
+bool Has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(CaseVerdict, FaultsAreBlamedByWhereTheyHappened) {
+  struct Row {
+    FaultPhase phase;
+    FaultCause cause;
+    Verdict verdict;
+    const char* says;
+  };
+  for (const Row& r : std::vector<Row>{
+           {FaultPhase::kInit, FaultCause::kOther, Verdict::kInternalError, "device: boom"},
+           {FaultPhase::kLoad, FaultCause::kOther, Verdict::kCompileError, "cannot be loaded: boom"},
+           {FaultPhase::kSetup, FaultCause::kOther, Verdict::kInternalError, "during setup: boom"},
+           {FaultPhase::kSetup, FaultCause::kDeviceMemory, Verdict::kInternalError, "during setup"},  // the judge's allocation
+           {FaultPhase::kSolve, FaultCause::kOther, Verdict::kRuntimeError, "boom (call 3)"},
+           {FaultPhase::kSolve, FaultCause::kDeviceMemory, Verdict::kMemoryLimit, "device memory exhausted: boom (call 3)"},
+           {FaultPhase::kProtocol, FaultCause::kOther, Verdict::kInternalError, "during protocol"},
+       }) {
+    Failure f = Faulted(FaultMessage{r.phase, r.cause, "boom"}, 2);
+    EXPECT_EQ(f.verdict, r.verdict) << FaultPhaseName(r.phase);
+    EXPECT_TRUE(Has(f.detail, r.says)) << f.detail;
+  }
+}
+
+TEST(CaseVerdict, AWorkerThatEndsIsDescribedInTheSubmissionsTerms) {
+  Limits limits;
+  limits.output_kb = 1024;
+  limits.host_memory_mb = 2048;
+  auto exited = [](int code, int sig) {
+    WorkerEvent e = WorkerEvent::Of(WorkerEvent::Kind::kExited);
+    e.exit_code = code;
+    e.signal = sig;
+    return e;
+  };
+  struct Row {
+    WorkerEvent event;
+    Verdict verdict;
+    const char* says;
+  };
+  for (const Row& r : std::vector<Row>{
+           {exited(-1, SIGSEGV), Verdict::kRuntimeError, "killed by SIGSEGV"},
+           {exited(-1, SIGKILL), Verdict::kRuntimeError, "out-of-memory killer"},
+           {exited(-1, SIGSYS), Verdict::kRuntimeError, "forbidden system call"},
+           {exited(7, 0), Verdict::kRuntimeError, "exited with code 7"},
+           {WorkerEvent::Broken("bad frame"), Verdict::kRuntimeError, "file descriptor 4"},
+           {WorkerEvent::Of(WorkerEvent::Kind::kInterrupted), Verdict::kNotRun, "interrupted"},
+           {WorkerEvent::Of(WorkerEvent::Kind::kOutputLimit), Verdict::kOutputLimit, "more than 1024 KiB"},
+           {WorkerEvent::Of(WorkerEvent::Kind::kMemoryLimit), Verdict::kMemoryLimit, "more than 2048 MiB"},
+           {WorkerEvent::Of(WorkerEvent::Kind::kTimeout), Verdict::kInternalError, "unexpected"},
+       }) {
+    Failure f = WorkerEnded(r.event, "during call 2 of solve()", limits);
+    EXPECT_EQ(f.verdict, r.verdict) << r.says;
+    EXPECT_TRUE(Has(f.detail, r.says)) << f.detail;
+    if (r.verdict != Verdict::kInternalError) EXPECT_TRUE(Has(f.detail, "during call 2")) << f.detail;
+  }
+}
+
+TEST(CaseVerdict, ATimeoutBeforeTheFirstCallIsTheJudgesAndDuringACallTheSubmissions) {
+  EXPECT_EQ(TimedOut(false, 1, 120, 10).verdict, Verdict::kInternalError);
+  Failure call = TimedOut(true, 4, 120, 10);
+  EXPECT_EQ(call.verdict, Verdict::kTimeLimit);
+  EXPECT_TRUE(Has(call.detail, "10.0 s limit per call (call 4)")) << call.detail;
+  EXPECT_TRUE(Has(WhileLoading({Verdict::kRuntimeError, "x"}).detail, "static constructors"));
+  EXPECT_EQ(WhileLoading({Verdict::kInternalError, "x"}).detail, "x");
+}
+
+class JudgeOutputsTest : public ::testing::Test {
+ protected:
+  JudgeOutputsTest() : problem(LoadProblem(std::string(JUDGE_SOURCE_DIR) + "/problems", "reduction").value()) {}
+  static std::string Floats(std::vector<float> v) {
+    std::string s(v.size() * sizeof(float), '\0');
+    std::memcpy(s.data(), v.data(), s.size());
+    return s;
+  }
+  // Calls of the given kinds and variants, all outputs kept; `outputs` one float per call.
+  static CaseReport Report(std::vector<std::pair<CallKind, int>> calls) {
+    CaseReport r;
+    for (auto [kind, variant] : calls) {
+      r.output_calls.push_back(int(r.calls.size()));
+      r.calls.push_back(CallRecord{kind, variant, 0.01, 0.02});
+    }
+    r.output_bytes_per_call = sizeof(float);
+    return r;
+  }
+  Problem problem;
+  // Two input variants whose sums are 100 and 200.
+  std::vector<ExpectedOutputs> expected = {{{100.0}}, {{200.0}}};
+};
+
+TEST_F(JudgeOutputsTest, TableOfOutputs) {
+  const std::string poison(4, '\xff');
+  struct Row {
+    const char* name;
+    CaseReport report;
+    std::string outputs;
+    Verdict verdict;
+    const char* says;
+    bool diagnose;
+  };
+  CaseReport with_violation = Report({{CallKind::kCheck, 0}});
+  with_violation.violation = Violation{"input_modified", 0, "solve() changed its input"};
+  for (const Row& r : std::vector<Row>{
+           {"right on every variant", Report({{CallKind::kCheck, 0}, {CallKind::kTimed, 1}}), Floats({100, 200}),
+            Verdict::kAccepted, "", false},
+           {"wrong first call", Report({{CallKind::kCheck, 0}}), Floats({99}), Verdict::kWrongAnswer, "expected", true},
+           {"output never written", Report({{CallKind::kCheck, 0}}), poison, Verdict::kWrongAnswer, "did not write output",
+            true},
+           {"a later call returns the previous variant's answer",
+            Report({{CallKind::kCheck, 0}, {CallKind::kTimed, 1}}), Floats({100, 100}), Verdict::kWrongAnswer,
+            "must not be cached", false},
+           {"a memory violation outranks the answer", with_violation, Floats({99}), Verdict::kMemoryViolation,
+            "changed its input", false},
+       }) {
+    OutputJudgement j = JudgeOutputs(problem, expected, r.report, r.outputs);
+    EXPECT_EQ(j.verdict, r.verdict) << r.name;
+    EXPECT_TRUE(Has(j.detail, r.says)) << r.name << ": " << j.detail;
+    EXPECT_EQ(j.diagnose, r.diagnose) << r.name;
+    EXPECT_EQ(j.calls_checked, int(r.report.output_calls.size())) << r.name;
+  }
+}
+
+TEST_F(JudgeOutputsTest, DeterminismIsSeenOnlyAcrossCallsOfTheSameVariant) {
+  OutputJudgement once = JudgeOutputs(problem, expected, Report({{CallKind::kCheck, 0}}), Floats({100}));
+  EXPECT_FALSE(once.deterministic.has_value());
+  OutputJudgement same =
+      JudgeOutputs(problem, expected, Report({{CallKind::kCheck, 0}, {CallKind::kTimed, 0}}), Floats({100, 100}));
+  EXPECT_EQ(same.deterministic, true);
+  OutputJudgement differs = JudgeOutputs(problem, expected, Report({{CallKind::kCheck, 0}, {CallKind::kTimed, 0}}),
+                                         Floats({100, 100.00001f}));
+  EXPECT_EQ(differs.deterministic, false);
+  EXPECT_EQ(differs.verdict, Verdict::kAccepted);  // within tolerance: nondeterminism alone is no failure
+}
+
+TEST_F(JudgeOutputsTest, DiagnosticRerunsExplainAWrongFirstCall) {
+  auto wrong = [&] { return JudgeOutputs(problem, expected, Report({{CallKind::kCheck, 0}}), Floats({99})); };
+  CheckResult pass;
+  pass.passed = true;
+  OutputJudgement past_end = wrong();
+  EXPECT_TRUE(ExplainWithZeroGuard(problem, pass, &past_end));
+  EXPECT_EQ(past_end.verdict, Verdict::kMemoryViolation);
+  EXPECT_TRUE(Has(past_end.detail, "reads past the end")) << past_end.detail;
+
+  OutputJudgement not_cleared = wrong();
+  EXPECT_FALSE(ExplainWithZeroGuard(problem, std::nullopt, &not_cleared));
+  ExplainWithZeroOutputs(pass, &not_cleared);
+  EXPECT_EQ(not_cleared.verdict, Verdict::kWrongAnswer);
+  EXPECT_TRUE(Has(not_cleared.detail, "without clearing it first")) << not_cleared.detail;
+
+  OutputJudgement plain = wrong();
+  CheckResult fail;
+  ExplainWithZeroOutputs(fail, &plain);
+  EXPECT_EQ(plain.detail, wrong().detail);  // no explanation found: nothing added
+}
+
+CaseReport Calls(std::vector<CallRecord> calls) {
+  CaseReport r;
+  r.calls = std::move(calls);
+  return r;
+}
+
+TEST(CaseTiming, TableOfCalls) {
+  using K = CallKind;
+  struct Row {
+    const char* name;
+    CaseReport report;
+    TimingContext context;
+    int samples;
+    double median_ms;
+    int discarded;
+    const char* flag;  // "" for none
+  };
+  TimingContext plain;
+  TimingContext corrected{0.002, false, 0, ""};
+  TimingContext bounded{0, false, 1.0, "a test bound"};
+  TimingContext sanitizer{0, true, 0, ""};
+  for (const Row& r : std::vector<Row>{
+           {"warm-ups are not samples", Calls({{K::kCheck, 0, 1.0, 1.1}, {K::kWarmup, 1, 0.5, 0.6}, {K::kTimed, 0, 0.2, 0.3},
+                                               {K::kTimed, 1, 0.4, 0.5}, {K::kTimed, 2, 0.3, 0.4}}),
+            plain, 3, 0.3, 0, ""},
+           {"the empty window is subtracted", Calls({{K::kTimed, 0, 0.012, 0.02}}), corrected, 1, 0.010, 0, ""},
+           {"throttled samples go while steady ones exist",
+            Calls({{K::kTimed, 0, 0.2, 0.3, 1900}, {K::kTimed, 0, 0.9, 1.0, 900, true}}), plain, 1, 0.2, 1, ""},
+           {"throttled throughout is flagged",
+            Calls({{K::kTimed, 0, 0.9, 1.0, 900, true}, {K::kTimed, 0, 0.9, 1.0, 900, true}}), plain, 2, 0.9, 0,
+            "throttled through every timed call"},
+           {"a first call over the budget is the figure", Calls({{K::kCheck, 0, 2500, 2501}}), plain, 1, 2500, 0, ""},
+           {"a sanitizer run has no figure", Calls({{K::kCheck, 0, 2500, 2501}}), sanitizer, 0, 0, 0, ""},
+           {"work the events did not see is flagged",
+            Calls({{K::kTimed, 0, 0.01, 5.0}, {K::kTimed, 0, 0.01, 5.0}, {K::kTimed, 0, 0.01, 5.0}}), plain, 3, 0.01, 0,
+            "escaped the event window"},
+           {"faster than the memory can deliver is flagged", Calls({{K::kTimed, 0, 0.001, 0.002}}), bounded, 1, 0.001, 0,
+            "implausible"},
+       }) {
+    CaseResult result;
+    result.min_bytes = 400 << 20;
+    SummarizeTiming(r.report, {}, r.context, &result);
+    EXPECT_EQ(int(result.samples.size()), r.samples) << r.name;
+    EXPECT_NEAR(result.event.median, r.median_ms, 1e-9) << r.name;
+    EXPECT_EQ(result.throttled_discarded, r.discarded) << r.name;
+    bool flagged = false;
+    for (const auto& f : result.flags) flagged |= *r.flag && Has(f, r.flag);
+    EXPECT_EQ(flagged, *r.flag != '\0') << r.name;
+    if (!*r.flag) EXPECT_TRUE(result.flags.empty()) << r.name << ": " << result.flags.front();
+  }
+}
+
+TEST(CaseTiming, TheRankedFigureIsTheHonestMedianAndSamplesKeepTheirProcess) {
+  CaseResult result;
+  result.min_bytes = 1'000'000;
+  SummarizeTiming(Calls({{CallKind::kTimed, 0, 0.1, 0.2}, {CallKind::kTimed, 1, 0.3, 0.4}, {CallKind::kTimed, 2, 0.2, 0.3}}),
+                  {0, 1, 1}, TimingContext{}, &result);
+  EXPECT_DOUBLE_EQ(result.audit.honest_median_ms, result.event.median);
+  EXPECT_NEAR(result.gbps, 1'000'000 / 0.2e-3 / 1e9, 1e-9);
+  ASSERT_EQ(result.samples.size(), 3u);
+  EXPECT_EQ(result.samples[1].process, 1);
+  EXPECT_EQ(result.samples[2].variant, 2);
+}
+
+}  // namespace
+}  // namespace judge
