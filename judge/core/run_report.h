@@ -4,6 +4,7 @@
 // re-parsing another format's text.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "judge/check/tolerance_check.h"
@@ -26,6 +27,12 @@ struct TimedSample {
   double clock_mhz = 0;   // SM clock over the call (0: unknown)
   int process = 0;        // which worker process (CUDA context) made it, with --timing-processes
 };
+
+// A performance case's twin at a size drawn for one run only (run/hidden_size.h) is named after
+// its official case plus this suffix.
+inline constexpr std::string_view kHiddenSuffix = "_unpredictable_size";
+// The official case's name for a twin's name; nullopt for any other name.
+std::optional<std::string> OfficialNameOfTwin(std::string_view name);
 
 struct CaseResult {
   std::string name;
@@ -59,6 +66,13 @@ struct CaseResult {
   double setup_seconds = 0;               // of which: the worker's allocation, generation, upload
   std::string worker_stdout, worker_stderr;
   bool output_truncated = false;
+
+  // The case's time, the one figure every report, leaderboard, ladder and grade uses: the median
+  // of the events net of the empty window, or of the wall clock when work escaped the events.
+  double FigureMs() const { return audit.honest_median_ms; }
+  // Whether that figure may rank against others: accepted, timed, and nothing suspicious flagged.
+  bool Ranks() const { return verdict == Verdict::kAccepted && FigureMs() > 0 && flags.empty(); }
+  bool IsHiddenTwin() const { return OfficialNameOfTwin(name).has_value(); }
 };
 
 // One compute-sanitizer tool's pass over the small cases (`--sanitize`).

@@ -17,7 +17,7 @@ enum class Verdict : int {
   kCompileError = 4,       // CE: nvcc failed, or no usable extern "C" solve
   kMemoryLimit = 5,        // MLE: host or device memory exhausted by the submission
   kOutputLimit = 6,        // OLE: stdout/stderr flood
-  kMemoryViolation = 7,    // MV: wrote out of bounds, modified its input, or left output unwritten
+  kMemoryViolation = 7,    // MV: wrote past a buffer, modified its input, or read past its end (an unwritten output is WA)
   kNotRun = 8,             // NR: not run because the run was interrupted first
   kInternalError = 9,      // IE: the judge's own fault; never the submission's
 };

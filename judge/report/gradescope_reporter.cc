@@ -17,7 +17,7 @@ Json GradescopeResults(const RunReport& r, const GradingPolicy& policy) {
     accepted += passed;
     std::string output = std::string(VerdictShort(c.verdict)) + " (" + std::string(VerdictLong(c.verdict)) + ")";
     if (!c.detail.empty()) output += ": " + c.detail;
-    if (c.event.count) output += "\nmedian " + FormatMs(c.event.median) + " over " + std::to_string(c.event.count) + " timed calls";
+    if (c.event.count) output += "\nmedian " + FormatMs(c.FigureMs()) + " over " + std::to_string(c.event.count) + " timed calls";
     tests.push_back({{"name", c.name + " (" + FormatScalars(c.scalars) + ")"}, {"score", score.cases[i].points},
                      {"max_score", score.cases[i].max_points}, {"status", passed ? "passed" : "failed"},
                      {"output", output}, {"visibility", "visible"}});
@@ -35,7 +35,7 @@ Json GradescopeResults(const RunReport& r, const GradingPolicy& policy) {
   const CaseResult* perf = r.PrimaryPerformanceCase();
   Json board = Json::array();
   if (perf && perf->verdict == Verdict::kAccepted && perf->flags.empty() && perf->event.count)
-    board.push_back({{"name", perf->name + " median (us)"}, {"value", perf->audit.honest_median_ms * 1e3}, {"order", "asc"}});
+    board.push_back({{"name", perf->name + " median (us)"}, {"value", perf->FigureMs() * 1e3}, {"order", "asc"}});
   j["leaderboard"] = board;
   return j;
 }

@@ -32,7 +32,7 @@ void HtmlReporter::Write(const RunReport& r, std::ostream& out) const {
   for (const auto& c : r.cases)
     if (c.kind == CaseKind::kPerformance && c.event.count)
       chart.bars.push_back({c.name + " (" + FormatScalars(c.scalars) + ")", c.gbps,
-                            GbpsText(c.gbps) + ", " + FormatMs(c.audit.honest_median_ms),
+                            GbpsText(c.gbps) + ", " + FormatMs(c.FigureMs()),
                             c.verdict != Verdict::kAccepted ? "bar bad" : !c.flags.empty() ? "bar flagged" : "bar"});
   if (!chart.bars.empty()) b << RenderBarChart(chart);
 
@@ -43,7 +43,7 @@ void HtmlReporter::Write(const RunReport& r, std::ostream& out) const {
     for (const auto& f : c.flags) detail += (detail.empty() ? "flagged: " : "; flagged: ") + f;
     b << "<tr><td>" << EscapeXml(c.name) << "</td><td>" << CaseKindName(c.kind) << "</td><td>" << EscapeXml(FormatScalars(c.scalars))
       << "</td><td class=\"" << VerdictClass(c.verdict) << "\">" << VerdictShort(c.verdict) << "</td><td class=\"num\">"
-      << EscapeXml(FormatMs(c.event.median)) << "</td><td class=\"num\">" << (c.gbps > 0 ? GbpsText(c.gbps) : "-")
+      << EscapeXml(FormatMs(c.FigureMs())) << "</td><td class=\"num\">" << (c.gbps > 0 ? GbpsText(c.gbps) : "-")
       << "</td><td class=\"num\">" << c.event.count << "</td><td>" << EscapeXml(detail) << "</td></tr>\n";
   }
   b << "</table>\n";

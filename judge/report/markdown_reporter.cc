@@ -42,7 +42,7 @@ void MarkdownReporter::Write(const RunReport& r, std::ostream& out) const {
     if (!header) out << "| performance case | size | verdict | median | GB/s | % of ceiling |\n|---|---|---|---:|---:|---:|\n";
     header = true;
     out << "| " << c.name << " | " << FormatScalars(c.scalars) << " | " << VerdictShort(c.verdict) << " | "
-        << FormatMs(c.audit.honest_median_ms) << " | " << int(c.gbps + 0.5) << " | "
+        << FormatMs(c.FigureMs()) << " | " << int(c.gbps + 0.5) << " | "
         << (r.ceiling_gbps > 0 ? Pct(100 * c.gbps / r.ceiling_gbps) : "-") << " |\n";
   }
   header = false;

@@ -5,6 +5,12 @@
 
 namespace judge {
 
+std::optional<std::string> OfficialNameOfTwin(std::string_view name) {
+  if (name.size() <= kHiddenSuffix.size() || name.substr(name.size() - kHiddenSuffix.size()) != kHiddenSuffix)
+    return std::nullopt;
+  return std::string(name.substr(0, name.size() - kHiddenSuffix.size()));
+}
+
 const CaseResult* RunReport::PrimaryPerformanceCase() const {
   for (const auto& c : cases)
     if (c.kind == CaseKind::kPerformance) return &c;

@@ -76,7 +76,7 @@ void WriteTable(const RunReport& r, std::ostream& out, bool color) {
     std::string used = c.check ? Pct(c.check->tolerance_used) : "-";
     std::string verdict = std::string(VerdictShort(c.verdict));
     std::string row = Row({std::to_string(++i), c.name, std::string(CaseKindName(c.kind)), FormatScalars(c.scalars),
-                           verdict, used, FormatMs(c.event.median), Gbps(c.gbps),
+                           verdict, used, FormatMs(c.FigureMs()), Gbps(c.gbps),
                            c.event.count ? std::to_string(c.event.count) : "-"}, w);
     if (color) {
       size_t at = row.find("  " + verdict + " ");
@@ -158,7 +158,7 @@ void WriteSummary(const RunReport& r, std::ostream& out, bool color) {
   if (const CaseResult* p = r.PrimaryPerformanceCase(); p && p->event.count) {
     char noise[32];
     std::snprintf(noise, sizeof noise, "%.2f%%", p->event.noise * 100);
-    out << "; " << p->name << " (" << FormatScalars(p->scalars) << "): median " << FormatMs(p->event.median) << ", "
+    out << "; " << p->name << " (" << FormatScalars(p->scalars) << "): median " << FormatMs(p->FigureMs()) << ", "
         << Gbps(p->gbps) << " GB/s, noise " << noise;
     if (r.ceiling_gbps > 0) {
       char pct[64];

@@ -17,7 +17,7 @@ Expected<double> TimeOnce(const RunOptions& base, const std::string& file, std::
       return MakeError(ErrorCode::kUsage, file + " is not accepted on " + c.name + " (" + std::string(VerdictShort(c.verdict)) +
                                               ": " + c.detail + "); only correct submissions are compared");
     *case_name = c.name;
-    return c.audit.honest_median_ms;
+    return c.FigureMs();
   }
   return MakeError(ErrorCode::kUsage, "no performance case " + *case_name + " in the testcases");
 }

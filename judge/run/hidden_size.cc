@@ -24,7 +24,7 @@ void AddHiddenSizeCases(const Problem& problem, uint64_t run_secret, std::vector
     int64_t n = c.scalars.at(scalar->name);
     int64_t twin_n = std::max<int64_t>(scalar->min, n - n / 100 - int64_t((draw >> 33) % uint64_t(std::max<int64_t>(1, n / 12))));
     Case twin = c;
-    twin.name = c.name + kHiddenSuffix;
+    twin.name = c.name + std::string(kHiddenSuffix);
     twin.scalars[scalar->name] = twin_n;
     twin.note = "size drawn for this run only (" + FormatScalars(twin.scalars) + "), so it cannot be special-cased";
     for (auto& [name, spec] : twin.inputs) spec.generate->seed ^= draw;
@@ -35,13 +35,11 @@ void AddHiddenSizeCases(const Problem& problem, uint64_t run_secret, std::vector
 
 std::optional<SkippedTwin> TwinNotNeeded(const Case& twin, const std::vector<CaseResult>& results_so_far,
                                          const TimingPolicy& performance) {
-  const std::string suffix = kHiddenSuffix;
-  if (twin.name.size() <= suffix.size() || twin.name.compare(twin.name.size() - suffix.size(), suffix.size(), suffix) != 0)
-    return std::nullopt;
-  const std::string official_name = twin.name.substr(0, twin.name.size() - suffix.size());
+  const auto official_name = OfficialNameOfTwin(twin.name);
+  if (!official_name) return std::nullopt;
   for (size_t i = 0; i < results_so_far.size(); ++i) {
     const CaseResult& official = results_so_far[i];
-    if (official.name != official_name) continue;
+    if (official.name != *official_name) continue;
     if (official.verdict != Verdict::kAccepted)
       return SkippedTwin{i, "the official case was not accepted (" + std::string(VerdictShort(official.verdict)) + ")"};
     if (official.event.count == 1 && official.wall.max >= performance.budget_seconds * 1e3) {
@@ -64,7 +62,7 @@ void FlagSizeSpecialCasing(std::vector<CaseResult>* results, double ratio) {
   for (CaseResult& official : *results) {
     if (official.kind != CaseKind::kPerformance || official.gbps <= 0) continue;
     for (const CaseResult& twin : *results) {
-      if (twin.name != official.name + kHiddenSuffix || twin.gbps <= 0) continue;
+      if (twin.name != official.name + std::string(kHiddenSuffix) || twin.gbps <= 0) continue;
       if (official.gbps > twin.gbps * ratio)
         official.flags.push_back("special-cased size: " + std::to_string(int(official.gbps)) + " GB/s at " +
                                  FormatScalars(official.scalars) + " but " + std::to_string(int(twin.gbps)) +

@@ -14,8 +14,6 @@
 
 namespace judge {
 
-inline constexpr const char* kHiddenSuffix = "_unpredictable_size";
-
 // Appends the twins; cases that are not generated or have no scalar to vary get none.
 void AddHiddenSizeCases(const Problem& problem, uint64_t run_secret, std::vector<Case>* cases);
 

@@ -22,7 +22,7 @@ std::vector<Column> Columns(const std::vector<LadderRung>& rungs) {
   std::vector<Column> cols;
   for (const auto& r : rungs)
     for (const auto& c : r.report.cases)
-      if (c.kind == CaseKind::kPerformance && c.name.find("_unpredictable_size") == std::string::npos &&
+      if (c.kind == CaseKind::kPerformance && !c.IsHiddenTwin() &&
           std::none_of(cols.begin(), cols.end(), [&](const Column& k) { return k.case_name == c.name; }))
         cols.push_back({c.name, FormatScalars(c.scalars)});
   return cols;
@@ -34,7 +34,7 @@ const CaseResult* Find(const RunReport& r, const std::string& name) {
   return nullptr;
 }
 
-double Median(const CaseResult* c) { return c && c->verdict == Verdict::kAccepted ? c->audit.honest_median_ms : 0; }
+double Median(const CaseResult* c) { return c && c->verdict == Verdict::kAccepted ? c->FigureMs() : 0; }
 
 std::string Fixed(double v, const char* fmt) {
   if (v <= 0) return "-";

@@ -140,7 +140,7 @@ TEST(HiddenSize, EveryGeneratedPerformanceCaseGetsAnUnpredictableTwin) {
   AddHiddenSizeCases(problem, 2, &b);
   ASSERT_EQ(a.size(), 3u);  // the literal case gets no twin
   int64_t na = a[2].scalars.at("N"), nb = b[2].scalars.at("N");
-  EXPECT_EQ(a[2].name, std::string("perf_4m") + kHiddenSuffix);
+  EXPECT_EQ(a[2].name, "perf_4m" + std::string(kHiddenSuffix));
   EXPECT_LT(na, 4194304 * 99 / 100 + 1);
   EXPECT_GT(na, 4194304 * 9 / 10);
   EXPECT_NE(na, nb);  // another run, another size
@@ -150,7 +150,7 @@ TEST(HiddenSize, FlagsAnOfficialSizeThatIsMuchFaster) {
   CaseResult official, twin;
   official.name = "perf_4m";
   official.kind = twin.kind = CaseKind::kPerformance;
-  twin.name = std::string("perf_4m") + kHiddenSuffix;
+  twin.name = "perf_4m" + std::string(kHiddenSuffix);
   official.gbps = 3000;
   twin.gbps = 900;
   std::vector<CaseResult> results = {official, twin};
@@ -166,7 +166,7 @@ TEST(HiddenSize, FlagsAnOfficialSizeThatIsMuchFaster) {
 TEST(HiddenSize, TwinIsSkippedOnlyWhenTheOfficialTimeCannotRank) {
   TimingPolicy perf{5, 30, 500, 2.0, 0.0025};
   Case twin;
-  twin.name = std::string("perf_100m") + kHiddenSuffix;
+  twin.name = "perf_100m" + std::string(kHiddenSuffix);
   CaseResult other, official;
   other.name = "perf_4m";
   official.name = "perf_100m";
