@@ -9,6 +9,7 @@
 #include "judge/problem/problem.h"
 #include "judge/rules/case_timing.h"
 #include "judge/rules/case_verdict.h"
+#include "judge/rules/run_verdict.h"
 
 namespace judge {
 namespace {
@@ -165,6 +166,29 @@ TEST_F(JudgeOutputsTest, DiagnosticRerunsExplainAWrongFirstCall) {
   CheckResult fail;
   ExplainWithZeroOutputs(fail, &plain);
   EXPECT_EQ(plain.detail, wrong().detail);  // no explanation found: nothing added
+}
+
+TEST(RunVerdict, WhenARunStopsEarlyAndWhatTheRestGets) {
+  using V = Verdict;
+  Limits limits;
+  limits.run_seconds = 900;
+  struct Row {
+    const char* name;
+    RunSoFar run;
+    std::optional<V> stop;
+  };
+  for (const Row& r : std::vector<Row>{
+           {"nothing run yet", {{}, 0, false}, std::nullopt},
+           {"two timeouts", {{V::kAccepted, V::kTimeLimit, V::kTimeLimit}, 10, false}, std::nullopt},
+           {"three timeouts in a row", {{V::kTimeLimit, V::kTimeLimit, V::kTimeLimit}, 10, false}, V::kTimeLimit},
+           {"three, not in a row", {{V::kTimeLimit, V::kTimeLimit, V::kAccepted, V::kTimeLimit}, 10, false}, std::nullopt},
+           {"over the run's budget", {{V::kAccepted}, 901, false}, V::kTimeLimit},
+           {"interrupted", {{V::kAccepted}, 10, true}, V::kNotRun},
+       }) {
+    auto stop = StopBeforeNextCase(r.run, limits);
+    EXPECT_EQ(stop.has_value(), r.stop.has_value()) << r.name;
+    if (stop && r.stop) EXPECT_EQ(stop->verdict, *r.stop) << r.name << ": " << stop->detail;
+  }
 }
 
 CaseReport Calls(std::vector<CallRecord> calls) {

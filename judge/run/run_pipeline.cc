@@ -21,6 +21,7 @@
 #include "judge/check/case_preparation.h"
 #include "judge/run/hidden_size.h"
 #include "judge/run/sanitize.h"
+#include "judge/rules/run_verdict.h"
 #include "judge/run/case_runner.h"
 #include "judge/testcase/testcase.h"
 #include "judge/util/fs.h"
@@ -145,8 +146,6 @@ Status ValidateSubmissionPath(const std::string& path) {
   return Status::Ok();
 }
 
-constexpr int kTimeoutsBeforeGivingUp = 3;
-
 // Preparing a case (its input variants and their expected outputs) is up to a second of host work
 // at N = 1e8; it runs kPrepareAhead cases ahead, on other threads, while the GPU works on the
 // current one (two: a short case before a large one would hide too little).
@@ -179,28 +178,18 @@ class CasePrefetcher {
 void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Case>& cases, CaseRunner& runner,
               const Reference& reference, RunReport& report, std::vector<PreparedCase>* small) {
   auto start = std::chrono::steady_clock::now();
-  int timeouts_in_a_row = 0;
   CasePrefetcher prefetch([&](size_t i) {
     return PrepareCase(problem, cases[i], reference, o.run_secret, problem.input_variants, o.memo.get());
   });
   auto skipped = [&](size_t i) { return TwinNotNeeded(cases[i], report.cases, problem.performance_timing); };
   for (size_t i = 0; i < cases.size(); ++i) {
-    // A kernel that hung on three cases in a row would cost every remaining case its full limit
-    // (plus a fresh CUDA context): a course batch with a few of those would take hours.
-    if (timeouts_in_a_row >= kTimeoutsBeforeGivingUp) {
-      FailAll(report, {cases.begin() + long(i), cases.end()}, Verdict::kTimeLimit,
-              "not run: the " + std::to_string(kTimeoutsBeforeGivingUp) + " cases before it exceeded the time limit");
-      return;
-    }
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed > problem.limits.run_seconds) {
-      FailAll(report, {cases.begin() + long(i), cases.end()}, Verdict::kTimeLimit,
-              "not started: the run exceeded its " + std::to_string(int(problem.limits.run_seconds)) + " s limit");
-      return;
-    }
-    if (o.interrupted && o.interrupted->load()) {
-      FailAll(report, {cases.begin() + long(i), cases.end()}, Verdict::kNotRun, "the run was interrupted before this case");
-      report.message = "interrupted: the remaining cases were not run";
+    RunSoFar so_far;
+    for (const auto& c : report.cases) so_far.verdicts.push_back(c.verdict);
+    so_far.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    so_far.interrupted = o.interrupted && o.interrupted->load();
+    if (auto stop = StopBeforeNextCase(so_far, problem.limits)) {
+      FailAll(report, {cases.begin() + long(i), cases.end()}, stop->verdict, stop->detail);
+      if (stop->verdict == Verdict::kNotRun) report.message = "interrupted: the remaining cases were not run";
       return;
     }
     if (auto skip = skipped(i)) {
@@ -218,7 +207,6 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
       result = report.cases.back();
     } else {
       result = runner.RunCase(*prepared);
-      timeouts_in_a_row = result.verdict == Verdict::kTimeLimit ? timeouts_in_a_row + 1 : 0;
       result.prepare_seconds = prepare_seconds;
       result.seconds += prepare_seconds;
       report.cases.push_back(result);
