@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Fails when the folders of judge/ include each other in a cycle, or util/ includes the judge.
+"""Fails when the folders of judge/ include each other in a cycle, or a folder includes one of a higher layer.
 
 A cycle between folders means neither can be understood, tested or moved without the other; the
 layering in ARCHITECTURE.md is only true while this passes. Tests (*_test.cc) may include anything.
@@ -9,6 +9,21 @@ usage: check-layers.py [REPO_ROOT]   (exit 0: no cycle; 1: each cycle printed wi
 import os
 import re
 import sys
+
+# The layering ARCHITECTURE.md draws: a folder may include folders of lower layers only (and its
+# own). A new folder must be placed here; an include that points up fails like a cycle does.
+LAYERS = {
+    "util": 0,
+    "problem": 1, "device": 1, "sandbox": 1, "build": 1,
+    "testcase": 2, "measure": 2,
+    "check": 3, "protocol": 3,
+    "core": 4, "supervise": 4, "worker": 4,
+    "rules": 5, "grade": 5,
+    "report": 6,
+    "run": 7,
+    "batch": 8,
+    "cli": 9,
+}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"judge/([^/"]+)/[^"]+"', re.M)
 
@@ -84,8 +99,14 @@ def main():
                 for where in graph[a].get(b, [])[:3]:
                     lines.append(f"  {a} -> {b}: {where}")
         problems.append("\n".join(lines))
-    for target, where in sorted(graph.get("util", {}).items()):
-        problems.append(f"judge/util/ must not include the judge, but includes {target}/ at {', '.join(where[:3])}")
+    for folder in sorted(graph):
+        if folder not in LAYERS:
+            problems.append(f"judge/{folder}/ has no layer: add it to LAYERS in scripts/check-layers.py and ARCHITECTURE.md")
+            continue
+        for target, where in sorted(graph[folder].items()):
+            if LAYERS.get(target, -1) > LAYERS[folder]:
+                problems.append(f"judge/{folder}/ (layer {LAYERS[folder]}) includes {target}/ (layer {LAYERS[target]}), "
+                                f"a layer above it, at {', '.join(where[:3])}")
     for p in problems:
         print(p)
     if problems:
