@@ -315,6 +315,15 @@ Expected<std::vector<BatchEntry>> LoadEntries(const std::vector<std::string>& di
   return out;
 }
 
+ExitCode BatchExitCode(const std::vector<BatchEntry>& entries, bool strict) {
+  bool rejected = false;
+  for (const auto& e : entries) {
+    if (e.report.verdict == Verdict::kInternalError) return ExitCode::kInternalError;
+    rejected |= e.report.verdict != Verdict::kAccepted;
+  }
+  return strict && rejected ? ExitCode::kRejected : ExitCode::kAccepted;
+}
+
 std::vector<LeaderboardRow> Leaderboard(const std::vector<BatchEntry>& entries) {
   std::vector<LeaderboardRow> rows;
   for (const auto& e : entries) {

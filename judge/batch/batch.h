@@ -71,6 +71,12 @@ Expected<std::vector<BatchEntry>> LoadEntries(const std::vector<std::string>& di
 // whose 95% interval overlaps the previous one's shares its rank (marked tied).
 std::vector<LeaderboardRow> Leaderboard(const std::vector<BatchEntry>& entries);
 
+// The exit code of batch and merge: 0 when every submission was graded, whatever its verdict (the
+// verdicts are in the results); 4 when the judge failed on one (IE); with `strict`, 1 when some
+// submission was not accepted. A pod failure policy can thus tell "a student's kernel failed"
+// (0 or 1) from "the infrastructure failed" (3 without a GPU, 4).
+ExitCode BatchExitCode(const std::vector<BatchEntry>& entries, bool strict);
+
 // batch.json, leaderboard.md, junit.xml, report.html, scores.csv in `out_dir`.
 Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPolicy& grading, const std::string& out_dir);
 Json BatchToJson(const std::vector<BatchEntry>& entries, const GradingPolicy& grading);
