@@ -16,7 +16,6 @@
 #include <fstream>
 #include <future>
 #include <mutex>
-#include <set>
 #include <thread>
 
 #include "judge/problem/problem.h"
@@ -57,6 +56,16 @@ Expected<std::string> ContextHash(const RunOptions& o) {
     }
   }
   return Sha256Hex(text);
+}
+
+size_t PartCount(const fs::path& path) { return size_t(std::distance(path.begin(), path.end())); }
+
+// The last `count` parts of `path`: 2 of "/srv/students/alice/kernel.cu" is "alice/kernel.cu".
+std::string LastParts(const fs::path& path, size_t count) {
+  std::vector<fs::path> parts(path.begin(), path.end());
+  fs::path out;
+  for (size_t i = parts.size() - std::min(count, parts.size()); i < parts.size(); ++i) out /= parts[i];
+  return out.generic_string();
 }
 
 std::string FolderName(const std::string& name, const std::string& key) {
@@ -119,34 +128,57 @@ std::string Clock(double seconds) {
 
 }  // namespace
 
-Expected<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs, DeviceKind device) {
-  std::set<std::string> files;
+Expected<std::vector<FoundFile>> ExpandInputs(const std::vector<std::string>& inputs, DeviceKind device) {
+  std::map<std::string, std::string> files;  // path -> the folder it was found under
+  auto add = [&](const fs::path& path, const std::string& folder) { files.emplace(path.lexically_normal().string(), folder); };
   for (const auto& in : inputs) {
     std::error_code ec;
     if (fs::is_directory(in, ec)) {
       for (auto it = fs::recursive_directory_iterator(in, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-        if (it->is_regular_file() && IsSubmission(it->path(), device)) files.insert(it->path().lexically_normal().string());
+        if (it->is_regular_file() && IsSubmission(it->path(), device)) add(it->path(), in);
       continue;
     }
-    if (fs::is_regular_file(in, ec)) { files.insert(fs::path(in).lexically_normal().string()); continue; }
+    if (fs::is_regular_file(in, ec)) { add(in, ""); continue; }
     glob_t g{};
     int rc = ::glob(in.c_str(), 0, nullptr, &g);
     size_t before = files.size();
     for (size_t i = 0; rc == 0 && i < g.gl_pathc; ++i)
-      if (fs::is_regular_file(g.gl_pathv[i], ec)) files.insert(fs::path(g.gl_pathv[i]).lexically_normal().string());
+      if (fs::is_regular_file(g.gl_pathv[i], ec)) add(g.gl_pathv[i], "");
     ::globfree(&g);
     if (files.size() == before)
       return MakeError(ErrorCode::kUsage, "nothing to grade in \"" + in + "\" (give folders, files or quoted glob patterns such as 'students/*/kernel.cu')");
   }
   if (files.empty()) return MakeError(ErrorCode::kUsage, std::string("no submissions (") + (device == DeviceKind::kHost ? ".cc/.cpp" : ".cu") + " files) in the inputs");
-  return std::vector<std::string>(files.begin(), files.end());
+  std::vector<FoundFile> out;
+  for (auto& [path, folder] : files) out.push_back({path, folder});
+  return out;
 }
 
-std::vector<std::string> ShardOf(const std::vector<std::string>& files, int index, int count) {
-  std::vector<std::string> out;
-  for (size_t i = 0; i < files.size(); ++i)
-    if (int(i % size_t(count)) == index) out.push_back(files[i]);
-  return out;
+std::vector<std::string> EntryNames(const std::vector<FoundFile>& files) {
+  std::vector<size_t> parts(files.size()), most(files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    fs::path path = files[i].path;
+    most[i] = PartCount(path);
+    if (!files[i].folder.empty()) parts[i] = PartCount(path.lexically_relative(fs::path(files[i].folder).lexically_normal()));
+    else parts[i] = path.is_relative() ? most[i] : 1;
+    parts[i] = std::clamp<size_t>(parts[i], 1, most[i]);
+  }
+  // The paths differ, and a name of all its path's parts is that path: lengthening ends with
+  // every name distinct.
+  for (bool longer = true; longer;) {
+    longer = false;
+    std::map<std::string, std::vector<size_t>> holders;
+    for (size_t i = 0; i < files.size(); ++i) holders[LastParts(files[i].path, parts[i])].push_back(i);
+    for (const auto& [name, group] : holders)
+      for (size_t i : group)
+        if (group.size() > 1 && parts[i] < most[i]) {
+          ++parts[i];
+          longer = true;
+        }
+  }
+  std::vector<std::string> names;
+  for (size_t i = 0; i < files.size(); ++i) names.push_back(LastParts(files[i].path, parts[i]));
+  return names;
 }
 
 Status ParseShard(const std::string& text, int* index, int* count) {
@@ -161,34 +193,76 @@ Status ParseShard(const std::string& text, int* index, int* count) {
 
 namespace {
 
-struct BatchPlan {
-  std::vector<BatchEntry> kept;  // graded earlier with the same key
-  std::vector<BatchEntry> todo;  // to grade now (report empty)
+struct Submission {
+  std::string path;  // where it is read from
+  std::string name;  // what the results call it (EntryNames)
 };
 
+struct Pending {
+  BatchEntry entry;  // its report still empty
+  std::string path;
+};
+
+struct BatchPlan {
+  std::vector<BatchEntry> kept;  // graded earlier with the same key
+  std::vector<Pending> todo;     // to grade now
+};
+
+// Every input file with its name, this shard's share.
+Expected<std::vector<Submission>> ShardSubmissions(const BatchOptions& b) {
+  auto found = ExpandInputs(b.inputs, b.run.device);
+  if (!found) return found.error();
+  std::vector<std::string> names = EntryNames(*found);
+  std::vector<Submission> all;
+  for (size_t i = 0; i < found->size(); ++i) all.push_back({(*found)[i].path, names[i]});
+  return ShardOf(all, b.shard_index, b.shard_count);
+}
+
 // Keys every file, drops the results of earlier versions of it, and keeps what is still valid.
-Expected<BatchPlan> PlanBatch(const BatchOptions& b, const std::vector<std::string>& files, const fs::path& subs) {
+Expected<BatchPlan> PlanBatch(const BatchOptions& b, const std::vector<Submission>& files, const fs::path& subs) {
   auto context = ContextHash(b.run);
   if (!context) return context.error();
   BatchPlan plan;
   std::error_code ec;
-  for (const auto& f : files) {
-    auto bytes = ReadFile(f);
+  for (const auto& [path, name] : files) {
+    auto bytes = ReadFile(path);
     if (!bytes) return bytes.error();
-    BatchEntry e{f, Sha256Hex(*context + "|" + Sha256Hex(*bytes)), "", {}};
-    e.dir = FolderName(f, e.key);
+    BatchEntry e{name, Sha256Hex(*context + "|" + Sha256Hex(*bytes)), "", {}};
+    e.dir = FolderName(name, e.key);
     for (const auto& old : fs::directory_iterator(subs, ec)) {  // results of an earlier version of this file
       std::string n = old.path().filename().string();
       bool same_prefix = n != e.dir && n.size() == e.dir.size() && n.compare(0, n.size() - 12, e.dir, 0, e.dir.size() - 12) == 0;
       if (!same_prefix) continue;
       auto meta = ParseJsonFile((old.path() / "entry.json").string());
-      if (meta && meta->value("name", "") == f) fs::remove_all(old.path(), ec);  // two names may share a folder prefix
+      if (meta && meta->value("name", "") == name) fs::remove_all(old.path(), ec);  // two names may share a folder prefix
     }
     auto kept = b.force ? Expected<BatchEntry>(MakeError(ErrorCode::kIo, "forced")) : ReadEntry(subs / e.dir);
     if (kept && kept->key == e.key) plan.kept.push_back(std::move(*kept));
-    else plan.todo.push_back(std::move(e));
+    else plan.todo.push_back({std::move(e), path});
   }
   return plan;
+}
+
+// The results call a submission by its name, never by where this machine keeps it: the report's
+// path and the compiler's messages would otherwise carry the grading machine's folders.
+void NameSubmission(RunReport& r, const std::string& path, const std::string& name) {
+  r.submission_path = name;
+  if (path == name) return;
+  auto rename = [&](std::string& text) {
+    for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at + name.size())) text.replace(at, path.size(), name);
+  };
+  rename(r.message);
+  rename(r.build.log);
+  for (auto& w : r.warnings) rename(w);
+  for (auto& c : r.cases) {
+    rename(c.detail);
+    rename(c.worker_stdout);
+    rename(c.worker_stderr);
+  }
+  for (auto& s : r.sanitizers) {
+    rename(s.summary);
+    rename(s.findings);
+  }
 }
 
 std::string ProgressLine(const BatchProgress& p, const BatchEntry& e, const std::string& where, double elapsed, double eta) {
@@ -202,7 +276,7 @@ std::string ProgressLine(const BatchProgress& p, const BatchEntry& e, const std:
 
 // Compiles `todo` on a pool of CPU threads while one runner per GPU grades them in order; each
 // graded submission is written to its folder and appended to `entries`.
-Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<BatchEntry>& todo,
+Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Pending>& todo,
                     std::vector<BatchEntry>& entries, BatchProgress& progress) {
   const auto start = std::chrono::steady_clock::now();
   auto interrupted = [&] { return b.run.interrupted && b.run.interrupted->load(); };
@@ -216,7 +290,7 @@ Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Bat
   const int jobs = b.compile_jobs > 0 ? b.compile_jobs : int(std::max(1u, std::thread::hardware_concurrency()));
   const int runners = base.device == DeviceKind::kCuda ? std::max(1, (*facts)->info.device_count) : 1;
   std::vector<std::string> files;
-  for (const auto& e : todo) files.push_back(e.name);
+  for (const auto& p : todo) files.push_back(p.path);
   if (b.on_progress) {
     progress.line = "grading " + std::to_string(todo.size()) + " submission(s): " + std::to_string(jobs) +
                     " parallel compiles, " + std::to_string(runners) + " GPU runner(s)" +
@@ -234,16 +308,18 @@ Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Bat
     for (size_t i = next++; i < todo.size() && !interrupted(); i = next++) {
       (*pool)->Wait(i);
       RunOptions o = base;
-      o.submission = todo[i].name;
+      o.submission = todo[i].path;
       o.gpu = runners > 1 ? gpu : -1;
       auto t0 = std::chrono::steady_clock::now();
       auto report = RunSubmission(o);
       std::lock_guard<std::mutex> lock(mu);
       if (interrupted()) return;  // a partial run is not a result
       Status written = report ? Status::Ok() : Status(report.error());
+      BatchEntry& e = todo[i].entry;
       if (written) {
-        todo[i].report = std::move(*report);
-        written = WriteEntry(todo[i], b.grading, subs / todo[i].dir);
+        e.report = std::move(*report);
+        NameSubmission(e.report, todo[i].path, e.name);
+        written = WriteEntry(e, b.grading, subs / e.dir);
       }
       if (!written) {  // the judge failed: stop grading, keep what is written
         failure = written.error();
@@ -253,12 +329,12 @@ Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Bat
       }
       graded_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       ++graded;
-      entries.push_back(todo[i]);
+      entries.push_back(e);
       progress.done = entries.size();
-      progress.current = todo[i].name;
+      progress.current = e.name;
       double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       double eta = graded_seconds / double(graded) * double(todo.size() - graded) / runners;
-      progress.line = ProgressLine(progress, todo[i], runners > 1 ? "GPU " + std::to_string(gpu) + ", " : "", elapsed, eta);
+      progress.line = ProgressLine(progress, e, runners > 1 ? "GPU " + std::to_string(gpu) + ", " : "", elapsed, eta);
       if (b.on_progress) b.on_progress(progress);
     }
   };
@@ -273,17 +349,16 @@ Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Bat
 }  // namespace
 
 Expected<std::vector<BatchEntry>> RunBatch(const BatchOptions& b) {
-  auto all = ExpandInputs(b.inputs, b.run.device);
-  if (!all) return all.error();
-  std::vector<std::string> files = ShardOf(*all, b.shard_index, b.shard_count);
+  auto files = ShardSubmissions(b);
+  if (!files) return files.error();
   fs::path subs = fs::path(b.out_dir) / "submissions";
   std::error_code ec;
   fs::create_directories(subs, ec);
   if (ec) return MakeError(ErrorCode::kUsage, "cannot create the results folder " + subs.string() + ": " + ec.message());
-  auto plan = PlanBatch(b, files, subs);
+  auto plan = PlanBatch(b, *files, subs);
   if (!plan) return plan.error();
   std::vector<BatchEntry> entries = std::move(plan->kept);
-  BatchProgress progress{entries.size(), files.size(), entries.size(), "", ""};
+  BatchProgress progress{entries.size(), files->size(), entries.size(), "", ""};
   if (b.on_progress && !entries.empty()) {
     progress.line = "kept " + std::to_string(entries.size()) + " result(s) graded earlier (same key; --force regrades)";
     b.on_progress(progress);
@@ -313,6 +388,15 @@ Expected<std::vector<BatchEntry>> LoadEntries(const std::vector<std::string>& di
   std::vector<BatchEntry> out;
   for (auto& [name, e] : by_name) out.push_back(std::move(e));
   return out;
+}
+
+ExitCode BatchExitCode(const std::vector<BatchEntry>& entries, bool strict) {
+  bool rejected = false;
+  for (const auto& e : entries) {
+    if (e.report.verdict == Verdict::kInternalError) return ExitCode::kInternalError;
+    rejected |= e.report.verdict != Verdict::kAccepted;
+  }
+  return strict && rejected ? ExitCode::kRejected : ExitCode::kAccepted;
 }
 
 std::vector<LeaderboardRow> Leaderboard(const std::vector<BatchEntry>& entries) {

@@ -23,7 +23,7 @@
 namespace judge {
 
 struct BatchEntry {
-  std::string name;  // the submission's path as given, e.g. "students/alice/kernel.cu"
+  std::string name;  // e.g. "alice/kernel.cu" (EntryNames)
   std::string key;   // sha256 of what the result depends on
   std::string dir;   // its folder under OUT/submissions
   RunReport report;
@@ -53,10 +53,32 @@ struct BatchOptions {
   std::function<void(const BatchProgress&)> on_progress;
 };
 
-// The submission files the inputs name, sorted and without duplicates.
-Expected<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& inputs, DeviceKind device);
-// Shard I of N: every N-th file of the sorted list, starting at I.
-std::vector<std::string> ShardOf(const std::vector<std::string>& files, int index, int count);
+// A submission file and the input that led to it.
+struct FoundFile {
+  std::string path;    // lexically normal, as found: the file that is read and graded
+  std::string folder;  // the input folder it was found under; empty when named directly or by a glob
+};
+
+// The submission files the inputs name, sorted by path, each once (the first input that finds a
+// file is the one it was found under).
+Expected<std::vector<FoundFile>> ExpandInputs(const std::vector<std::string>& inputs, DeviceKind device);
+
+// What each file is called in the results (batch.json, leaderboard, scores, its folder): its path
+// relative to the input folder it was found under ("alice/kernel.cu" in students/), or for a file
+// named directly or by a glob its path as given when relative, else its file name. Names that two
+// files would share take on parent folders until they differ. Depends only on the paths, so every
+// shard and every rerun names a file alike, and no grading machine's folders show up in the names
+// unless they are what tells two files apart.
+std::vector<std::string> EntryNames(const std::vector<FoundFile>& files);
+
+// Shard I of N: every N-th item of the sorted list, starting at I.
+template <typename T>
+std::vector<T> ShardOf(const std::vector<T>& items, int index, int count) {
+  std::vector<T> out;
+  for (size_t i = 0; i < items.size(); ++i)
+    if (int(i % size_t(count)) == index) out.push_back(items[i]);
+  return out;
+}
 // Parses "I/N" (0 <= I < N).
 Status ParseShard(const std::string& text, int* index, int* count);
 
@@ -70,6 +92,12 @@ Expected<std::vector<BatchEntry>> LoadEntries(const std::vector<std::string>& di
 // Ranks accepted, unflagged entries by the median of their first performance case; an entry
 // whose 95% interval overlaps the previous one's shares its rank (marked tied).
 std::vector<LeaderboardRow> Leaderboard(const std::vector<BatchEntry>& entries);
+
+// The exit code of batch and merge: 0 when every submission was graded, whatever its verdict (the
+// verdicts are in the results); 4 when the judge failed on one (IE); with `strict`, 1 when some
+// submission was not accepted. A pod failure policy can thus tell "a student's kernel failed"
+// (0 or 1) from "the infrastructure failed" (3 without a GPU, 4).
+ExitCode BatchExitCode(const std::vector<BatchEntry>& entries, bool strict);
 
 // batch.json, leaderboard.md, junit.xml, report.html, scores.csv in `out_dir`.
 Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPolicy& grading, const std::string& out_dir);

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "judge/batch/batch.h"
 #include "judge/grade/grading_policy.h"
@@ -61,6 +65,58 @@ TEST(Shards, PartitionTheSortedListAndParse) {
   EXPECT_EQ(i, 3);
   EXPECT_EQ(n, 4);
   for (const char* bad : {"4/4", "-1/2", "1", "a/b", "1/0", "1/2x"}) EXPECT_FALSE(ParseShard(bad, &i, &n).ok()) << bad;
+}
+
+TEST(EntryNames, AreRelativeToTheInputAndGrowOnlyToTellFilesApart) {
+  struct Case {
+    const char* what;
+    std::vector<FoundFile> files;
+    std::vector<std::string> names;
+  };
+  const Case cases[] = {
+      {"an absolute folder: relative to it",
+       {{"/srv/course/students/alice/kernel.cu", "/srv/course/students"}, {"/srv/course/students/bob/kernel.cu", "/srv/course/students/"}},
+       {"alice/kernel.cu", "bob/kernel.cu"}},
+      {"a relative folder, and the current one",
+       {{"students/alice/kernel.cu", "students"}, {"top.cu", "."}, {"../other/x/k.cu", "../other"}},
+       {"alice/kernel.cu", "top.cu", "x/k.cu"}},
+      {"files named directly: relative as given, absolute by file name",
+       {{"students/alice/kernel.cu", ""}, {"/home/me/solution.cu", ""}},
+       {"students/alice/kernel.cu", "solution.cu"}},
+      {"an absolute glob: file names that clash take their folder",
+       {{"/srv/students/alice/kernel.cu", ""}, {"/srv/students/bob/kernel.cu", ""}, {"/srv/students/carol/main.cu", ""}},
+       {"alice/kernel.cu", "bob/kernel.cu", "main.cu"}},
+      {"two courses' folders: as many parent folders as tell them apart",
+       {{"/srv/2024/students/alice/kernel.cu", "/srv/2024/students"}, {"/srv/2025/students/alice/kernel.cu", "/srv/2025/students"},
+        {"/srv/2025/students/bob/kernel.cu", "/srv/2025/students"}},
+       {"2024/students/alice/kernel.cu", "2025/students/alice/kernel.cu", "bob/kernel.cu"}},
+      {"a lengthened name that meets another lengthens that one too",
+       {{"x/k.cu", "x"}, {"/a/x/k.cu", ""}, {"/b/y/k.cu", ""}},
+       {"x/k.cu", "a/x/k.cu", "y/k.cu"}},
+      {"a path that is another's tail: the absolute one grows to its root",
+       {{"/x/k.cu", ""}, {"/y/x/k.cu", ""}, {"x/k.cu", ""}},
+       {"/x/k.cu", "y/x/k.cu", "x/k.cu"}},
+  };
+  for (const auto& c : cases) EXPECT_EQ(EntryNames(c.files), c.names) << c.what;
+}
+
+TEST(ExpandInputs, RemembersTheFolderAFileWasFoundUnderAndFindsItOnce) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("judge-expand-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "students" / "alice");
+  std::ofstream(dir / "students" / "alice" / "kernel.cu") << "\n";
+  std::ofstream(dir / "students" / "notes.txt") << "\n";
+  std::ofstream(dir / "extra.cu") << "\n";
+  std::string students = (dir / "students").string(), alice = (dir / "students" / "alice" / "kernel.cu").string();
+  auto found = ExpandInputs({students, alice, (dir / "*.cu").string()}, DeviceKind::kCuda);
+  fs::remove_all(dir);
+  ASSERT_TRUE(found.ok()) << found.error().message;
+  ASSERT_EQ(found->size(), 2u);  // notes.txt is no submission; alice's kernel is found once, under students/
+  EXPECT_EQ((*found)[0].path, (dir / "extra.cu").string());
+  EXPECT_EQ((*found)[0].folder, "");
+  EXPECT_EQ((*found)[1].path, alice);
+  EXPECT_EQ((*found)[1].folder, students);
+  EXPECT_EQ(EntryNames(*found), (std::vector<std::string>{"extra.cu", "alice/kernel.cu"}));
 }
 
 TEST(ReportJson, RoundTripsEverythingTheReportersUse) {

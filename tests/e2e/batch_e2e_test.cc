@@ -70,14 +70,14 @@ TEST_F(Batch, WritesEveryFormatForEverySubmissionAndTheBatch) {
   EXPECT_EQ(batch["schema"], "gpu-judge.batch");
   ASSERT_EQ(batch["entries"].size(), 5u);
   std::map<std::string, std::string> verdicts;
-  for (const auto& e : batch["entries"]) verdicts[Basename(e["name"].get<std::string>())] = e["verdict"];
+  for (const auto& e : batch["entries"]) verdicts[e["name"]] = e["verdict"];  // named relative to students/
   EXPECT_EQ(verdicts["good_sum.cc"], "AC");
   EXPECT_EQ(verdicts["slow_sum.cc"], "AC");
   EXPECT_EQ(verdicts["crash_on_large.cc"], "RE");
   EXPECT_EQ(verdicts["float_accumulate.cc"], "WA");
   EXPECT_EQ(verdicts["broken.cc"], "CE");
   ASSERT_EQ(batch["leaderboard"].size(), 2u);  // accepted only, fastest first
-  EXPECT_EQ(Basename(batch["leaderboard"][0]["name"]), "good_sum.cc");
+  EXPECT_EQ(batch["leaderboard"][0]["name"], "good_sum.cc");
   EXPECT_EQ(batch["leaderboard"][0]["rank"], 1);
   EXPECT_EQ(batch["leaderboard"][1]["rank"], 2);  // 16x slower: no overlap, no tie
 
@@ -153,6 +153,39 @@ TEST_F(Batch, ShardedAndMergedEqualsUnsharded) {
   ASSERT_EQ(Judge({"merge", unsharded_, "--out", again}).exit_code, 0);
   for (const char* f : {"batch.json", "leaderboard.md", "scores.csv", "junit.xml", "report.html"})
     EXPECT_EQ(ReadText(fs::path(unsharded_) / f), ReadText(fs::path(again) / f)) << f;
+}
+
+// A course server passes an absolute folder: the results name each submission relative to it
+// (students share file names, so the folder is what tells them apart) and never say where the
+// grading machine keeps the files, not even in a compiler's message.
+TEST_F(Batch, NamesEntriesRelativeToAnAbsoluteFolderAndKeepsItsPathOutOfTheResults) {
+  fs::path students = Scratch() / "course" / "students";
+  ASSERT_TRUE(students.is_absolute());
+  for (auto [who, source] : {std::pair{"alice", "good_sum.cc"}, {"bob", "crash_on_large.cc"}}) {
+    fs::create_directories(students / who);
+    fs::copy_file(SourcePath(std::string("tests/host_submissions/") + source), students / who / "kernel.cc");
+  }
+  fs::create_directories(students / "carol");
+  std::ofstream(students / "carol" / "kernel.cc") << "extern \"C\" void solve(const float* in, float* out, int N) { not C++ }\n";
+  fs::path out = Scratch() / "course-results";
+  JudgeRun r = Judge({"batch", students.string(), "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("] alice/kernel.cc "), std::string::npos) << r.output;  // progress
+
+  Json batch = ReadJson(out / "batch.json");
+  std::vector<std::string> names, dirs;
+  for (const auto& e : batch["entries"]) {
+    names.push_back(e["name"]);
+    dirs.push_back(e["dir"].get<std::string>().substr(0, e["dir"].get<std::string>().rfind('-')));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"alice/kernel.cc", "bob/kernel.cc", "carol/kernel.cc"}));
+  EXPECT_EQ(dirs, (std::vector<std::string>{"submissions/alice_kernel.cc", "submissions/bob_kernel.cc", "submissions/carol_kernel.cc"}));
+  EXPECT_EQ(batch["leaderboard"][0]["name"], "alice/kernel.cc");
+  for (const char* f : {"leaderboard.md", "scores.csv", "report.html"})
+    EXPECT_NE(ReadText(out / f).find("bob/kernel.cc"), std::string::npos) << f;
+  EXPECT_NE(ReadText(out / "junit.xml").find("carol/kernel.cc:1:"), std::string::npos) << "the compiler's message, by name";
+  for (const char* f : {"batch.json", "leaderboard.md", "scores.csv", "junit.xml", "report.html"})
+    EXPECT_EQ(ReadText(out / f).find(Scratch().string()), std::string::npos) << f << " names the grading machine's folder";
 }
 
 TEST_F(Batch, BadInputsAreUsageErrors) {

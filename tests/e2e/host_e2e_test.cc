@@ -17,6 +17,7 @@
 #include <fstream>
 
 #include <set>
+#include "judge/core/run_report.h"
 #include "judge/measure/sample_stats.h"
 #include "judge/util/fs.h"
 #include "tests/judge_cli.h"
@@ -299,6 +300,58 @@ TEST(HostE2E, BadInputsGetClearErrorsAndExitCode2) {
                              SourcePath("tests/host_submissions")});
   EXPECT_EQ(cases.exit_code, 2);
   EXPECT_NE(cases.output.find("no testcases in"), std::string::npos) << cases.output;
+}
+
+// The command table: every command reads its arguments the same way.
+TEST(Cli, AnUnknownCommandPrintsTheUsageAndExits2) {
+  JudgeRun r = RunJudge({"frobnicate", "x.cu"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("unknown command \"frobnicate\""), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("usage: judge <command>"), std::string::npos) << r.output;
+  EXPECT_EQ(RunJudge({}).exit_code, 2);
+}
+
+TEST(Cli, ABadDeviceIsAUsageErrorForEveryCommand) {
+  for (const char* command : {"run", "batch", "build", "ladder"}) {
+    JudgeRun r = RunJudge({command, SourcePath("tests/host_submissions/good_sum.cc"), "--device", "bogus"});
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.output;
+    EXPECT_NE(r.output.find("--device must be cuda or host"), std::string::npos) << command << ": " << r.output;
+    EXPECT_NE(r.output.find("\"bogus\""), std::string::npos) << command << ": " << r.output;
+  }
+}
+
+TEST(Cli, AnArgumentACommandDoesNotTakeIsNamed) {
+  JudgeRun run = RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "second.cu", "--device", "host"});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("unexpected argument \"second.cu\""), std::string::npos) << run.output;
+  EXPECT_FALSE(run.report.is_object()) << "nothing should have been judged";
+
+  JudgeRun compare = RunJudge({"compare", "a.cc", "b.cc", "c.cc", "--device", "host"});
+  EXPECT_EQ(compare.exit_code, 2);
+  EXPECT_NE(compare.output.find("unexpected argument \"c.cc\""), std::string::npos) << compare.output;
+  JudgeRun version = RunJudge({"version", "now"});
+  EXPECT_EQ(version.exit_code, 2);
+  EXPECT_NE(version.output.find("unexpected argument \"now\""), std::string::npos) << version.output;
+  JudgeRun missing = RunJudge({"run"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("judge run needs a submission file"), std::string::npos) << missing.output;
+}
+
+TEST(Cli, HelpListsTheCommandsAndEachCommandsOptions) {
+  for (const char* help : {"--help", "-h", "help"}) {
+    JudgeRun r = RunJudge({help});
+    EXPECT_EQ(r.exit_code, 0) << help;
+    for (const char* line : {"  run FILE ", "  compare A B ", "  batch IN... ", "  merge DIR... ", "  version "})
+      EXPECT_NE(r.output.find(line), std::string::npos) << help << " lacks \"" << line << "\":\n" << r.output;
+    EXPECT_EQ(r.output.find("__worker"), std::string::npos) << "the worker is the judge's own, not the user's";
+  }
+  JudgeRun run = RunJudge({"run", "--help"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  for (const char* option : {"judge run [OPTION...] FILE", "--device", "--root", "--format", "--timing-processes", "--points"})
+    EXPECT_NE(run.output.find(option), std::string::npos) << option << ":\n" << run.output;
+  JudgeRun version = RunJudge({"--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.output, std::string("judge ") + kJudgeVersion + "\n");
 }
 
 TEST(HostE2E, BrokenTestcaseFileNamesFileAndField) {

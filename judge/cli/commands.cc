@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+#include "judge/cli/commands.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <utility>
+
+#include "judge/batch/batch.h"
+#include "judge/cli/options.h"
+#include "judge/problem/problem.h"
+#include "judge/report/reporter.h"
+#include "judge/run/compare.h"
+#include "judge/run/ladder.h"
+#include "judge/run/run_pipeline.h"
+#include "judge/testcase/testcase.h"
+#include "judge/util/fs.h"
+#include "judge/worker/worker_main.h"
+
+namespace judge::cli {
+namespace {
+
+void PrintProgress(size_t i, size_t n, const CaseResult& r) {
+  std::fprintf(stderr, "[%3zu/%zu] %-26s %-4s %s\n", i + 1, n, r.name.c_str(), std::string(VerdictShort(r.verdict)).c_str(),
+               FormatMs(r.event.median).c_str());
+}
+
+// The file a file option (--markdown FILE) names, opened for writing.
+Expected<std::unique_ptr<std::ofstream>> OpenOutput(const cxxopts::ParseResult& args, const std::string& option) {
+  std::string path = args[option].as<std::string>();
+  auto file = std::make_unique<std::ofstream>(path);
+  if (!*file) return MakeError(ErrorCode::kUsage, "cannot write --" + option + " " + path + " (does its folder exist?)");
+  return file;
+}
+
+// What `judge run` writes the report as: --format on stdout, and a file per file option.
+struct RunReports {
+  ReporterMultiplex sinks;
+  std::vector<std::unique_ptr<std::ofstream>> files;
+};
+
+constexpr std::pair<const char*, const char*> kFileReports[] = {
+    {"out", "json"}, {"junit", "junit"}, {"gradescope", "gradescope"}, {"markdown", "markdown"}, {"html", "html"}};
+
+// Opened before the run, so a typo in --format or an unwritable file costs no grading.
+Expected<RunReports> OpenReports(const cxxopts::ParseResult& args, const GradingPolicy& grading) {
+  RunReports out;
+  ReporterOptions options;
+  options.grading = grading;
+  bool color = ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+  for (const auto& format : SplitCommas(args["format"].as<std::string>())) {
+    options.color = color && format == "text";
+    auto reporter = MakeReporter(format, options);
+    if (!reporter) return MakeError(ErrorCode::kUsage, "unknown --format \"" + format + "\" (expected " + kReportFormats + ")");
+    out.sinks.Add(std::move(reporter), &std::cout);
+  }
+  options.color = false;
+  for (const auto& [option, format] : kFileReports) {
+    if (!args.count(option)) continue;
+    auto file = OpenOutput(args, option);
+    if (!file) return file.error();
+    out.sinks.Add(MakeReporter(format, options), file->get());
+    out.files.push_back(std::move(*file));
+  }
+  return out;
+}
+
+// 130 when interrupted, else what the entries' verdicts make it (judge::BatchExitCode).
+int BatchExit(const std::vector<BatchEntry>& entries, const cxxopts::ParseResult& args) {
+  return Interrupted() ? int(ExitCode::kInterrupted) : int(BatchExitCode(entries, args.count("strict") > 0));
+}
+
+}  // namespace
+
+void AddRunOptions(cxxopts::Options& opts) {
+  AddMeasureOptions(opts);
+  AddJudgingOptions(opts);
+  opts.add_options()
+      ("format", "what to print on stdout: text, json, junit, gradescope, markdown, html, or several (text,json)", cxxopts::value<std::string>()->default_value("text"))
+      ("out", "also write the JSON report to this file", cxxopts::value<std::string>())
+      ("junit", "also write a JUnit XML report to this file", cxxopts::value<std::string>())
+      ("gradescope", "also write Gradescope's results.json (scored by --points) to this file", cxxopts::value<std::string>())
+      ("markdown", "also write a Markdown summary to this file", cxxopts::value<std::string>())
+      ("html", "also write a self-contained HTML report to this file", cxxopts::value<std::string>())
+      ("memory-limit-mb", "host memory the worker may use (default: the problem's limit)", cxxopts::value<double>())
+      ("sanitize", "also run the small cases under compute-sanitizer: memcheck,racecheck,initcheck,synccheck (or a subset)",
+       cxxopts::value<std::string>()->implicit_value("memcheck,racecheck,initcheck,synccheck"))
+      ("no-sandbox", "run the worker without its sandbox (debugging only; the report says so)");
+}
+
+Expected<int> RunCommand(const Invocation& in) {
+  auto grading = GradingPolicyFor(in);
+  if (!grading) return grading.error();
+  auto reports = OpenReports(in.options, *grading);
+  if (!reports) return reports.error();
+  auto o = ReadRunOptions(in);
+  if (!o) return o.error();
+  o->submission = in.operands[0];
+  if (!in.options.count("quiet")) {
+    o->on_case_done = PrintProgress;
+    PrintStages(*o);
+  }
+  auto report = RunSubmission(*o);
+  if (!report) return report.error();
+  if (Interrupted()) report->exit_code = ExitCode::kInterrupted;
+  reports->sinks.Write(*report);
+  return int(report->exit_code);
+}
+
+Expected<int> BuildCommand(const Invocation& in) {
+  const SharedOptions& s = in.shared;
+  auto problem = LoadProblem(s.root + "/problems", s.problem);
+  if (!problem) return problem.error();
+  if (s.device == DeviceKind::kCuda && s.arch.empty())
+    return MakeError(ErrorCode::kUsage, "judge build needs --arch (e.g. sm_90): it does not look at the GPU");
+  const std::string& file = in.operands[0];
+  auto r = BuildOnly(file, s.device, s.arch, s.cache_dir, problem->entry_point, problem->Declaration());
+  if (!r) return r.error();
+  std::cout << r->log;
+  std::cout << (r->ok ? "ok: " + r->library_path + (r->cache_hit ? " (cached)" : "") : "compile error: " + file) << "\n";
+  return r->ok ? 0 : int(ExitCode::kRejected);
+}
+
+void AddCompareOptions(cxxopts::Options& opts) {
+  AddMeasureOptions(opts);
+  opts.add_options()
+      ("case", "the performance case (default: the first one)", cxxopts::value<std::string>()->default_value(""))
+      ("rounds", "alternating rounds", cxxopts::value<int>()->default_value("6"));
+}
+
+Expected<int> CompareCommand(const Invocation& in) {
+  int rounds = in.options["rounds"].as<int>();
+  if (rounds < 2) return MakeError(ErrorCode::kUsage, "--rounds must be at least 2 for an interval");
+  auto o = ReadRunOptions(in);
+  if (!o) return o.error();
+  ShareAcrossRuns(*o);
+  PrintStages(*o);
+  const std::string &a = in.operands[0], &b = in.operands[1];
+  auto cmp = CompareSubmissions(*o, a, b, in.options["case"].as<std::string>(), rounds);
+  if (!cmp) return cmp.error();
+  std::cout << "case " << cmp->case_name << ", " << cmp->estimate.rounds << " alternating rounds (median of each run, ms):\n";
+  for (size_t i = 0; i < cmp->a_ms.size(); ++i)
+    std::cout << "  round " << i + 1 << ": A " << FormatMs(cmp->a_ms[i]) << "  B " << FormatMs(cmp->b_ms[i]) << "\n";
+  std::cout << cmp->estimate.Describe(StemOf(a), StemOf(b)) << "\n";
+  return 0;
+}
+
+void AddLadderOptions(cxxopts::Options& opts) {
+  AddMeasureOptions(opts);
+  opts.add_options()
+      ("cases", "cases to run: names or kinds, or all (default: the performance cases)", cxxopts::value<std::string>()->default_value("performance"))
+      ("markdown", "also write the table as Markdown to this file", cxxopts::value<std::string>());
+}
+
+Expected<int> LadderCommand(const Invocation& in) {
+  auto o = ReadRunOptions(in);
+  if (!o) return o.error();
+  ShareAcrossRuns(*o);
+  PrintStages(*o);
+  o->case_filters = SplitCommas(in.options["cases"].as<std::string>());  // given or the default
+  std::string dir = in.operands.empty() ? o->root + "/submissions" : in.operands[0];
+  auto files = LadderFiles(dir, o->device);
+  if (files.empty()) return MakeError(ErrorCode::kUsage, "no submissions in " + dir);
+  auto rungs = ClimbLadder(*o, files);
+  if (!rungs) return rungs.error();
+  WriteLadderText(*rungs, std::cout);
+  if (in.options.count("markdown")) {
+    auto md = OpenOutput(in.options, "markdown");
+    if (!md) return md.error();
+    WriteLadderMarkdown(*rungs, **md);
+  }
+  return Interrupted() ? int(ExitCode::kInterrupted) : 0;
+}
+
+void AddBatchOptions(cxxopts::Options& opts) {
+  AddMeasureOptions(opts);
+  AddJudgingOptions(opts);
+  AddStrictOption(opts);
+  opts.add_options()
+      ("o,out", "results folder", cxxopts::value<std::string>()->default_value("batch-results"))
+      ("shard", "grade only shard I of N (I/N, 0-based); then `judge merge` the results folders", cxxopts::value<std::string>())
+      ("force", "regrade submissions that already have a result with the same key")
+      ("jobs", "parallel compiles (default: the CPU's threads)", cxxopts::value<int>()->default_value("0"));
+}
+
+Expected<int> BatchCommand(const Invocation& in) {
+  const cxxopts::ParseResult& args = in.options;
+  BatchOptions b;
+  b.inputs = in.operands;
+  auto run = ReadRunOptions(in);
+  if (!run) return run.error();
+  b.run = std::move(*run);
+  ShareAcrossRuns(b.run);
+  b.out_dir = args["out"].as<std::string>();
+  b.force = args.count("force") > 0;
+  b.compile_jobs = args["jobs"].as<int>();
+  if (args.count("shard")) JUDGE_TRY(ParseShard(args["shard"].as<std::string>(), &b.shard_index, &b.shard_count));
+  auto grading = GradingPolicyFor(in);
+  if (!grading) return grading.error();
+  b.grading = *grading;
+  if (!args.count("quiet")) b.on_progress = [](const BatchProgress& p) { std::fprintf(stderr, "%s\n", p.line.c_str()); };
+  auto entries = RunBatch(b);
+  if (!entries) return entries.error();
+  if (b.shard_count > 1)
+    std::cerr << "shard " << b.shard_index << "/" << b.shard_count << ": " << entries->size() << " submission(s) in " << b.out_dir
+              << "/submissions; when every shard is done: judge merge <their results folders> --out <folder>\n";
+  else
+    std::cerr << entries->size() << " submission(s); leaderboard and reports in " << b.out_dir
+              << " (report.html, leaderboard.md, junit.xml, batch.json, scores.csv)\n";
+  return BatchExit(*entries, args);
+}
+
+void AddMergeOptions(cxxopts::Options& opts) {
+  AddPointsOption(opts);
+  AddStrictOption(opts);
+  opts.add_options()("o,out", "where to write the batch files", cxxopts::value<std::string>()->default_value("batch-results"));
+}
+
+Expected<int> MergeCommand(const Invocation& in) {
+  auto grading = GradingPolicyFor(in);
+  if (!grading) return grading.error();
+  auto entries = LoadEntries(in.operands);
+  if (!entries) return entries.error();
+  std::string out = in.options["out"].as<std::string>();
+  JUDGE_TRY(WriteBatchFiles(*entries, *grading, out));
+  std::cerr << entries->size() << " submission(s) merged; leaderboard and reports in " << out << "\n";
+  return BatchExit(*entries, in.options);
+}
+
+Expected<int> ListCommand(const Invocation& in) {
+  const std::string problems = in.shared.root + "/problems";
+  for (const auto& name : ListProblems(problems)) {
+    auto problem = LoadProblem(problems, name);
+    if (!problem) return problem.error();
+    std::cout << name << ": " << problem->title << "\n  " << problem->Declaration() << "\n";
+    auto cases = LoadTestcaseDir(in.shared.root + "/testcases/" + name, *problem);
+    if (!cases) return cases.error();
+    for (const auto& c : *cases)
+      std::cout << "  " << c.name << "  [" << CaseKindName(c.kind) << (c.kind == CaseKind::kStress ? ", opt-in" : "") << "] "
+                << FormatScalars(c.scalars) << "\n";
+  }
+  return 0;
+}
+
+Expected<int> VersionCommand(const Invocation&) {
+  std::cout << "judge " << kJudgeVersion << "\n";
+  return 0;
+}
+
+// The worker talks to its judge on file descriptors 3 and 4 (judge/supervise/worker_process.h).
+Expected<int> WorkerCommand(const Invocation&) { return RunWorker(3, 4); }
+
+}  // namespace judge::cli

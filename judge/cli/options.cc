@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#include "judge/cli/options.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <random>
+#include <sstream>
+
+#include "judge/util/fs.h"
+
+namespace judge::cli {
+namespace {
+
+template <typename T>
+void ReadIfGiven(const cxxopts::ParseResult& args, const std::string& name, T& into) {
+  if (args.count(name)) into = args[name].as<T>();
+}
+
+Status ReadMeasureOptions(const cxxopts::ParseResult& args, RunOptions& o) {
+  o.hot = args.count("hot") > 0;
+  o.flush_mode = args["flush"].as<std::string>();
+  o.timing_processes = args["timing-processes"].as<int>();
+  if (o.timing_processes < 1 || o.timing_processes > 64)
+    return MakeError(ErrorCode::kUsage, "--timing-processes must be 1 to 64, not " + std::to_string(o.timing_processes));
+  if (o.flush_mode != "read" && o.flush_mode != "write")
+    return MakeError(ErrorCode::kUsage, "--flush must be read or write, not \"" + o.flush_mode + "\"");
+  return Status::Ok();
+}
+
+}  // namespace
+
+void AddMeasureOptions(cxxopts::Options& opts) {
+  opts.add_options()
+      ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
+      ("hot", "also time performance cases without the L2 flush (reported separately, labelled hot)")
+      ("flush", "how to evict the L2 before a cold call: read (clean lines, default) or write (a memset, as nvbench does)",
+       cxxopts::value<std::string>()->default_value("read"))
+      ("timing-processes", "time each performance case in K worker processes and pool the samples: each CUDA "
+       "context has an offset of its own (+-1.5% at N = 4M on an H200), which one process cannot average out",
+       cxxopts::value<int>()->default_value("1"));
+}
+
+void AddJudgingOptions(cxxopts::Options& opts) {
+  opts.add_options()
+      ("cases", "only cases whose name contains one of these (comma separated), or of these kinds, or all; `stress` cases run only when named", cxxopts::value<std::string>())
+      ("call-timeout", "seconds one solve() call may take (default: the problem's limit)", cxxopts::value<double>())
+      ("q,quiet", "no progress lines on stderr");
+  AddPointsOption(opts);
+}
+
+void AddPointsOption(cxxopts::Options& opts) {
+  opts.add_options()("points", "grading policy (default: problems/<problem>/grading.json; docs/GRADING.md)", cxxopts::value<std::string>());
+}
+
+void AddStrictOption(cxxopts::Options& opts) { opts.add_options()("strict", "exit 1 when some submission is not accepted"); }
+
+Expected<RunOptions> ReadRunOptions(const Invocation& in) {
+  const cxxopts::ParseResult& args = in.options;
+  RunOptions o;
+  o.root = in.shared.root;
+  o.problem = in.shared.problem;
+  o.device = in.shared.device;
+  o.arch = in.shared.arch;
+  o.cache_dir = in.shared.cache_dir;
+  JUDGE_TRY(ReadMeasureOptions(args, o));
+  ReadIfGiven(args, "testcases", o.testcases_dir);
+  if (args.count("cases")) o.case_filters = SplitCommas(args["cases"].as<std::string>());
+  ReadIfGiven(args, "call-timeout", o.call_timeout_seconds);
+  ReadIfGiven(args, "memory-limit-mb", o.memory_limit_mb);
+  if (args.count("sanitize")) o.sanitize_tools = SplitCommas(args["sanitize"].as<std::string>());
+  o.sandbox = !args.count("no-sandbox");
+  o.worker_program = ExecutablePath();
+  o.interrupted = &Interrupted();
+  o.run_secret = (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
+  return o;
+}
+
+void ShareAcrossRuns(RunOptions& o) {
+  o.memo = std::make_shared<ExpectedMemo>();
+  o.workers_ahead = std::make_shared<WorkerAhead>();
+}
+
+void PrintStages(RunOptions& o) {
+  o.on_stage = [](const std::string& s) { std::fprintf(stderr, "%s...\n", s.c_str()); };
+}
+
+Expected<GradingPolicy> GradingPolicyFor(const Invocation& in) {
+  if (in.options.count("points")) return LoadGradingPolicy(in.options["points"].as<std::string>());
+  std::string path = in.shared.root + "/problems/" + in.shared.problem + "/grading.json";
+  if (::access(path.c_str(), R_OK) == 0) return LoadGradingPolicy(path);
+  return GradingPolicy{};
+}
+
+std::vector<std::string> SplitCommas(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+}  // namespace judge::cli
