@@ -76,19 +76,8 @@ std::string FolderName(const std::string& name, const std::string& key) {
   return s + "-" + key.substr(0, 12);
 }
 
-Status WriteText(const fs::path& path, const std::string& text) {
-  fs::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out) return MakeError(ErrorCode::kIo, "cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);  // a result appears whole or not at all (resume after a kill)
-  if (ec) return MakeError(ErrorCode::kIo, "cannot write " + path.string() + ": " + ec.message());
-  return Status::Ok();
-}
+// A result appears whole or not at all (resume after a kill).
+Status WriteText(const fs::path& path, const std::string& text) { return WriteFileAtomic(path.string(), text); }
 
 std::string Render(const Reporter& r, const RunReport& report) {
   std::ostringstream out;
@@ -269,7 +258,7 @@ std::string ProgressLine(const BatchProgress& p, const BatchEntry& e, const std:
   const CaseResult* perf = e.report.PrimaryPerformanceCase();
   char line[512];
   std::snprintf(line, sizeof line, "[%3zu/%zu] %-40s %-3s %10s  (%s%.1f s)  elapsed %s  ETA %s", p.done, p.total, e.name.c_str(),
-                std::string(VerdictShort(e.report.verdict)).c_str(), perf ? FormatMs(perf->audit.honest_median_ms).c_str() : "-",
+                std::string(VerdictShort(e.report.verdict)).c_str(), perf ? FormatMs(perf->FigureMs()).c_str() : "-",
                 where.c_str(), e.report.seconds, Clock(elapsed).c_str(), Clock(eta).c_str());
   return line;
 }
@@ -404,8 +393,8 @@ std::vector<LeaderboardRow> Leaderboard(const std::vector<BatchEntry>& entries) 
   for (const auto& e : entries) {
     if (e.report.verdict != Verdict::kAccepted) continue;
     const CaseResult* perf = e.report.PrimaryPerformanceCase();
-    if (!perf || !perf->flags.empty() || perf->audit.honest_median_ms <= 0) continue;
-    double m = perf->audit.honest_median_ms, half = 1.96 * perf->event.noise * m;
+    if (!perf || !perf->Ranks()) continue;
+    double m = perf->FigureMs(), half = 1.96 * perf->event.noise * m;
     rows.push_back({0, false, &e, m, m - half, m + half});
   }
   std::sort(rows.begin(), rows.end(), [](const LeaderboardRow& a, const LeaderboardRow& b) {

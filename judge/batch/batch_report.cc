@@ -12,6 +12,7 @@
 #include "judge/protocol/messages.h"
 #include "judge/report/markup.h"
 #include "judge/report/reporter.h"
+#include "judge/util/fs.h"
 
 namespace judge {
 namespace fs = std::filesystem;
@@ -30,7 +31,7 @@ std::string LargestPerformanceCase(const std::vector<BatchEntry>& entries) {
   int64_t bytes = -1;
   for (const auto& e : entries)
     for (const auto& c : e.report.cases)
-      if (c.kind == CaseKind::kPerformance && c.name.find("_unpredictable_size") == std::string::npos && c.min_bytes > bytes) {
+      if (c.kind == CaseKind::kPerformance && !c.IsHiddenTwin() && c.min_bytes > bytes) {
         bytes = c.min_bytes;
         name = c.name;
       }
@@ -112,8 +113,8 @@ std::string Html(const std::vector<BatchEntry>& entries, const GradingPolicy& gr
     bool ok = e.report.verdict == Verdict::kAccepted;
     std::string cls = ok ? "bar" : "bar bad";
     if (c && c->gbps > 0) bandwidth.bars.push_back({e.name, c->gbps, GbpsText(c->gbps) + (ok ? "" : " (" + std::string(VerdictShort(e.report.verdict)) + ")"), cls});
-    if (p && p->audit.honest_median_ms > 0)
-      ladder.bars.push_back({e.name, p->audit.honest_median_ms * 1e3, FormatMs(p->audit.honest_median_ms), cls});
+    if (p && p->FigureMs() > 0)
+      ladder.bars.push_back({e.name, p->FigureMs() * 1e3, FormatMs(p->FigureMs()), cls});
   }
   if (!bandwidth.bars.empty()) b << RenderBarChart(bandwidth);
   if (!ladder.bars.empty()) b << RenderBarChart(ladder);
@@ -153,9 +154,9 @@ std::string ScoresCsv(const std::vector<BatchEntry>& entries, const GradingPolic
   for (const auto& e : entries) {
     Score s = ScoreRun(e.report, grading);
     const CaseResult* p = e.report.PrimaryPerformanceCase();
-    bool timed = p && e.report.verdict == Verdict::kAccepted && p->audit.honest_median_ms > 0;
+    bool timed = p && e.report.verdict == Verdict::kAccepted && p->FigureMs() > 0;
     o << Csv(e.name) << "," << VerdictShort(e.report.verdict) << "," << Fixed(s.total(), "%.2f") << "," << Fixed(s.max_total(), "%.2f")
-      << "," << (timed ? Fixed(p->audit.honest_median_ms * 1e3, "%.3f") : "") << "," << (timed ? Fixed(p->gbps, "%.1f") : "") << ","
+      << "," << (timed ? Fixed(p->FigureMs() * 1e3, "%.3f") : "") << "," << (timed ? Fixed(p->gbps, "%.1f") : "") << ","
       << (ranks.count(&e) ? ranks[&e] : "") << "\n";
   }
   return o.str();
@@ -172,8 +173,8 @@ Json BatchToJson(const std::vector<BatchEntry>& entries, const GradingPolicy& gr
     Json j = {{"name", e.name}, {"key", e.key}, {"dir", "submissions/" + e.dir}, {"verdict", std::string(VerdictShort(e.report.verdict))},
               {"verdict_code", int(e.report.verdict)}, {"cases", e.report.cases.size()}, {"accepted", ok},
               {"score", s.total()}, {"max_score", s.max_total()}, {"sha256", e.report.submission_sha256}};
-    if (const CaseResult* p = e.report.PrimaryPerformanceCase(); p && p->audit.honest_median_ms > 0)
-      j["performance"] = {{"case", p->name}, {"median_ms", p->audit.honest_median_ms}, {"noise", p->event.noise},
+    if (const CaseResult* p = e.report.PrimaryPerformanceCase(); p && p->FigureMs() > 0)
+      j["performance"] = {{"case", p->name}, {"median_ms", p->FigureMs()}, {"noise", p->event.noise},
                           {"gbps", p->gbps}, {"flags", p->flags}};
     list.push_back(j);
   }
@@ -191,11 +192,9 @@ Json BatchToJson(const std::vector<BatchEntry>& entries, const GradingPolicy& gr
 Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPolicy& grading, const std::string& out_dir) {
   std::error_code ec;
   fs::create_directories(out_dir, ec);
-  auto write = [&](const std::string& name, const std::string& text) -> Status {
-    std::ofstream out(fs::path(out_dir) / name, std::ios::binary);
-    out << text;
-    if (!out) return MakeError(ErrorCode::kIo, "cannot write " + (fs::path(out_dir) / name).string());
-    return Status::Ok();
+  // A reader (a course page, the next merge) sees the old file or the new one, never half of one.
+  auto write = [&](const std::string& name, const std::string& text) {
+    return WriteFileAtomic((fs::path(out_dir) / name).string(), text);
   };
   std::vector<const RunReport*> runs;
   for (const auto& e : entries) runs.push_back(&e.report);
