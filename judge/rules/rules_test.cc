@@ -182,7 +182,10 @@ TEST(RunVerdict, WhenARunStopsEarlyAndWhatTheRestGets) {
            {"two timeouts", {{V::kAccepted, V::kTimeLimit, V::kTimeLimit}, 10, false}, std::nullopt},
            {"three timeouts in a row", {{V::kTimeLimit, V::kTimeLimit, V::kTimeLimit}, 10, false}, V::kTimeLimit},
            {"three, not in a row", {{V::kTimeLimit, V::kTimeLimit, V::kAccepted, V::kTimeLimit}, 10, false}, std::nullopt},
-           {"over the run's budget", {{V::kAccepted}, 901, false}, V::kTimeLimit},
+           {"three crashes in a row", {{V::kAccepted, V::kRuntimeError, V::kRuntimeError, V::kRuntimeError}, 10, false},
+            V::kNotRun},
+           {"two crashes and a timeout", {{V::kRuntimeError, V::kRuntimeError, V::kTimeLimit}, 10, false}, std::nullopt},
+           {"over the run's budget", {{V::kAccepted}, 901, false}, V::kNotRun},
            {"interrupted", {{V::kAccepted}, 10, true}, V::kNotRun},
        }) {
     auto stop = StopBeforeNextCase(r.run, limits);

@@ -3,16 +3,28 @@
 
 namespace judge {
 
+namespace {
+
+int InARow(const std::vector<Verdict>& verdicts, Verdict v) {
+  int n = 0;
+  for (auto it = verdicts.rbegin(); it != verdicts.rend() && *it == v; ++it) ++n;
+  return n;
+}
+
+}  // namespace
+
 std::optional<Failure> StopBeforeNextCase(const RunSoFar& run, const Limits& limits) {
-  int timeouts_in_a_row = 0;
-  for (auto it = run.verdicts.rbegin(); it != run.verdicts.rend() && *it == Verdict::kTimeLimit; ++it)
-    ++timeouts_in_a_row;
-  if (timeouts_in_a_row >= kTimeoutsBeforeGivingUp)
+  if (InARow(run.verdicts, Verdict::kTimeLimit) >= kTimeoutsBeforeGivingUp)
     return Failure{Verdict::kTimeLimit, "not run: the " + std::to_string(kTimeoutsBeforeGivingUp) +
                                             " cases before it exceeded the time limit"};
+  if (InARow(run.verdicts, Verdict::kRuntimeError) >= kCrashesBeforeGivingUp)
+    return Failure{Verdict::kNotRun, "not run: the " + std::to_string(kCrashesBeforeGivingUp) +
+                                         " cases before it failed at run time (RE); each failure costs a fresh "
+                                         "worker, so the rest of the run was skipped"};
   if (run.elapsed_seconds > limits.run_seconds)
-    return Failure{Verdict::kTimeLimit,
-                   "not started: the run exceeded its " + std::to_string(int(limits.run_seconds)) + " s limit"};
+    return Failure{Verdict::kNotRun, "not run: the submission's judging budget of " +
+                                         std::to_string(int(limits.run_seconds)) +
+                                         " s (the problem's limits.run_seconds) was spent"};
   if (run.interrupted) return Failure{Verdict::kNotRun, "the run was interrupted before this case"};
   return std::nullopt;
 }

@@ -141,7 +141,9 @@ TEST_F(Batch, ShardedAndMergedEqualsUnsharded) {
   Json a = ReadJson(fs::path(unsharded_) / "batch.json"), b = ReadJson(fs::path(merged) / "batch.json");
   ASSERT_EQ(a["entries"].size(), b["entries"].size());
   for (size_t i = 0; i < a["entries"].size(); ++i)
-    for (const char* key : {"name", "key", "dir", "verdict", "cases"})  // not "accepted": the hidden twin's size is per run
+    // Not "accepted" (the hidden twin's size is per run) nor "cases": the twin is skipped when its
+    // official case took one call over the timing budget, which a loaded CI machine decides by chance.
+    for (const char* key : {"name", "key", "dir", "verdict"})
       EXPECT_EQ(a["entries"][i][key], b["entries"][i][key]) << i << " " << key;
   ASSERT_EQ(a["leaderboard"].size(), b["leaderboard"].size());
   for (size_t i = 0; i < a["leaderboard"].size(); ++i) {

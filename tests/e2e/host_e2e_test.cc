@@ -182,22 +182,37 @@ TEST(HostE2E, SegfaultIsARuntimeErrorAndTheJudgeSurvives) {
   EXPECT_EQ(r.report["verdict"], "RE");
   EXPECT_NE(Detail(r, "example").find("SIGSEGV"), std::string::npos) << Detail(r, "example");
   EXPECT_NE(Detail(r, "example").find("call 1"), std::string::npos);
-  EXPECT_EQ(r.report["cases"].size(), 6u);  // every case still has a verdict (the failed performance case's
-                                            // unpredictable-size twin is not run)
-  for (const auto& c : r.report["cases"]) EXPECT_EQ(c["verdict"], "RE") << c["name"];
+  // Three crashes in a row end the run: every case still has a verdict, the rest NR with the reason
+  // (the performance case and its unpredictable-size twin among them).
+  EXPECT_EQ(r.report["cases"].size(), 7u);
+  for (size_t i = 0; i < r.report["cases"].size(); ++i)
+    EXPECT_EQ(r.report["cases"][i]["verdict"], i < 3 ? "RE" : "NR") << r.report["cases"][i]["name"];
 }
 
 TEST(HostE2E, CasesAfterACrashRunInAFreshWorker) {
-  JudgeRun r = RunHost("host_submissions/crash_on_large.cc");
+  JudgeRun r = RunHost("host_submissions/crash_on_large.cc", {"--cases", "small_int,medium_uniform,perf_small,after_large"});
   EXPECT_EQ(Verdict(r, "small_int"), "AC");
   EXPECT_EQ(Verdict(r, "medium_uniform"), "RE");
-  EXPECT_EQ(Verdict(r, "float_stall_20m_ones"), "RE");
   EXPECT_EQ(Verdict(r, "after_large"), "AC");
   // A failed official performance case cannot rank, so its unpredictable-size twin is not run.
   EXPECT_EQ(Verdict(r, "perf_small"), "RE");
   EXPECT_EQ(r.Case("perf_small_unpredictable_size"), nullptr);
   EXPECT_NE(Detail(r, "perf_small").find("the unpredictable-size twin was not run: the official case was not accepted (RE)"),
             std::string::npos) << Detail(r, "perf_small");
+}
+
+TEST(HostE2E, AfterThreeCrashesInARowTheRestIsNotRun) {
+  JudgeRun r = RunHost("host_submissions/crash_on_large.cc");
+  EXPECT_EQ(r.report["verdict"], "RE");
+  EXPECT_EQ(Verdict(r, "small_int"), "AC");
+  EXPECT_EQ(Verdict(r, "medium_uniform"), "RE");
+  EXPECT_EQ(Verdict(r, "float_stall_20m_ones"), "RE");
+  // A failed official performance case cannot rank, so its unpredictable-size twin is not run.
+  EXPECT_EQ(Verdict(r, "perf_small"), "RE");
+  EXPECT_EQ(Verdict(r, "after_large"), "NR");
+  EXPECT_EQ(Verdict(r, "perf_small_unpredictable_size"), "NR");
+  EXPECT_NE(Detail(r, "after_large").find("the 3 cases before it failed at run time"), std::string::npos)
+      << Detail(r, "after_large");
 }
 
 TEST(HostE2E, HangIsATimeLimitAndIsKilled) {
@@ -224,11 +239,15 @@ TEST(HostE2E, AfterThreeTimeoutsInARowTheRestIsNotRun) {
 TEST(HostE2E, CrashWhileLoadingFailsEveryCaseWithoutRetrying) {
   JudgeRun r = RunHost("adversarial/abort_in_constructor.cc");
   EXPECT_EQ(r.exit_code, 1) << r.output;
+  int crashed = 0;
   for (const auto& c : r.report["cases"]) {
+    if (c["verdict"] == "NR") continue;  // after three crashes in a row
+    ++crashed;
     EXPECT_EQ(c["verdict"], "RE");
     EXPECT_NE(c["detail"].get<std::string>().find("while loading the library"), std::string::npos);
     EXPECT_NE(c["detail"].get<std::string>().find("SIGABRT"), std::string::npos) << c["detail"];
   }
+  EXPECT_EQ(crashed, 3);
 }
 
 TEST(HostE2E, MangledSolveIsACompileErrorThatSaysHowToFixIt) {
