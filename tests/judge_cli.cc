@@ -18,7 +18,10 @@ JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds) {
   std::vector<std::string> argv = {JUDGE_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   if (args.size() && args[0] == "run") {
-    argv.insert(argv.end(), {"--out", out, "--root", JUDGE_SOURCE_DIR});
+    bool has_root = false;
+    for (const auto& a : args) has_root |= a == "--root";
+    argv.insert(argv.end(), {"--out", out});
+    if (!has_root) argv.insert(argv.end(), {"--root", JUDGE_SOURCE_DIR});
     bool has_cache = false;
     for (const auto& a : args) has_cache |= a == "--cache-dir" || a == "--no-cache";
     if (!has_cache) argv.insert(argv.end(), {"--cache-dir", JUDGE_TEST_CACHE_DIR});

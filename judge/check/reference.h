@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The problem's reference (problems/<name>/reference.cc), compiled with the host compiler through
-// the compile cache and called in the judge process: it is trusted problem code.
+// the compile cache. It is trusted problem code, but a problem author's bug must not take the judge
+// down with it: each call runs in a forked child that writes the expected values into shared
+// memory, so a crash or a hang is an IE that names the reference, and the judge carries on.
 #include <string>
 #include <vector>
 
@@ -23,6 +25,8 @@ class Reference {
  private:
   using Fn = int (*)(const void*);
   Fn fn_ = nullptr;
+  std::string name_;  // "problems/reduction/reference.cc", for messages
+  double limit_seconds_ = 120;
 };
 
 }  // namespace judge

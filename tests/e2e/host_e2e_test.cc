@@ -386,6 +386,43 @@ TEST(HostE2E, BrokenTestcaseFileNamesFileAndField) {
   std::filesystem::remove_all(dir);
 }
 
+// A problem author's bug: the reference crashes on large cases. The judge must say so (IE naming
+// the reference), keep judging the cases the reference can do, and never die with it.
+TEST(HostE2E, ACrashingReferenceIsAnInternalErrorThatNamesIt) {
+  namespace fs = std::filesystem;
+  fs::path root = fs::temp_directory_path() / ("judge-crashy-" + std::to_string(::getpid()));
+  fs::create_directories(root / "problems" / "crashy");
+  fs::create_directories(root / "testcases" / "crashy");
+  fs::copy_file(SourcePath("problems/reference_abi.h"), root / "problems" / "reference_abi.h");
+  auto rewrite = [](const std::string& from, const fs::path& to) {
+    std::ifstream in(from);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    for (size_t at; (at = text.find("\"reduction\"")) != std::string::npos;) text.replace(at, 11, "\"crashy\"");
+    std::ofstream(to) << text;
+  };
+  rewrite(SourcePath("problems/reduction/problem.json"), root / "problems" / "crashy" / "problem.json");
+  rewrite(SourcePath("tests/e2e/testcases/reduction/cases.json"), root / "testcases" / "crashy" / "cases.json");
+  std::ofstream(root / "problems" / "crashy" / "reference.cc") << R"(#include <csignal>
+#include "../reference_abi.h"
+extern "C" int judge_reference(const JudgeReferenceArgs* args) {
+  if (args->input_counts[0] > 100) std::raise(SIGSEGV);
+  double s = 0;
+  for (int64_t i = 0; i < args->input_counts[0]; ++i) s += static_cast<const float*>(args->inputs[0])[i];
+  args->outputs[0][0] = static_cast<float>(s);
+  return 0;
+})";
+  JudgeRun r = RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--device", "host", "--root",
+                         root.string(), "--problem", "crashy", "--quiet"});
+  EXPECT_EQ(r.exit_code, 4) << r.output;
+  EXPECT_EQ(r.report["verdict"], "IE");
+  EXPECT_EQ(Verdict(r, "example"), "AC");  // N = 8: the reference copes, the judge carried on
+  EXPECT_EQ(Verdict(r, "small_int"), "IE");
+  EXPECT_NE(Detail(r, "small_int").find("problems/crashy/reference.cc crashed (killed by SIGSEGV"), std::string::npos)
+      << Detail(r, "small_int");
+  EXPECT_NE(Detail(r, "small_int").find("not in the submission"), std::string::npos);
+  fs::remove_all(root);
+}
+
 TEST(HostE2E, WithoutAGpuTheCudaDeviceStopsAtOnceWithExitCode3) {
   JudgeRun probe = RunJudge({"run", SourcePath("submissions/06_warp_unroll.cu"), "--cases", "example", "-q"});
   if (probe.exit_code != 3) GTEST_SKIP() << "a GPU is present here (exit " << probe.exit_code << "): covered by the gpu tests";
