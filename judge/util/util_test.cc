@@ -11,6 +11,8 @@
 #include "judge/util/sha256.h"
 #include "judge/util/size_expr.h"
 #include "judge/util/subprocess.h"
+#include "judge/util/utf8.h"
+#include "judge/util/json_fields.h"
 
 namespace judge {
 namespace {
@@ -46,12 +48,46 @@ TEST(SizeExpr, ErrorsNameTheProblem) {
   EXPECT_FALSE(EvalSizeExpr("N $", s).ok());
 }
 
+TEST(Utf8, EachMaximalInvalidSubpartBecomesOneReplacementCharacter) {
+  const std::string R = "\xEF\xBF\xBD";  // U+FFFD
+  struct Case {
+    const char* what;
+    std::string in, out;
+  };
+  const Case cases[] = {
+      {"ASCII", "plain", "plain"},
+      {"UTF-8 e acute", "caf\xC3\xA9", "caf\xC3\xA9"},
+      {"UTF-8 Chinese and an emoji", "\xE4\xBD\xA0\xE5\xA5\xBD \xF0\x9F\x98\x80", "\xE4\xBD\xA0\xE5\xA5\xBD \xF0\x9F\x98\x80"},
+      {"Latin-1 e acute", "caf\xE9 ok", "caf" + R + " ok"},
+      {"GBK", "\xC4\xE3\xBA\xC3", R + R + R},
+      {"a sequence cut short at the end", "x\xF0\x9F\x98", "x" + R},
+      {"an overlong slash", "\xC0\xAF", R + R},
+      {"a UTF-16 surrogate", "\xED\xA0\x80", R + R + R},
+      {"above U+10FFFF", "\xF4\x90\x80\x80", R + R + R + R},
+      {"a lone continuation byte", "a\x80" "b", "a" + R + "b"},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(ValidUtf8(c.in), c.out) << c.what;
+    EXPECT_EQ(IsValidUtf8(c.in), c.in == c.out) << c.what;
+    // nlohmann::json's replacing dump follows the same practice: one rule, whichever applies it.
+    EXPECT_EQ(Json(c.in).dump(-1, ' ', false, Json::error_handler_t::replace), Json(c.out).dump()) << c.what;
+  }
+}
+
 TEST(Subprocess, CapturesOutputAndExitCode) {
   auto r = RunProcess({"sh", "-c", "echo out; echo err >&2; exit 7"}, {});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->exit_code, 7);
   EXPECT_NE(r->output.find("out"), std::string::npos);
   EXPECT_NE(r->output.find("err"), std::string::npos);
+}
+
+// Found by fuzzing: a compiler quoting a Latin-1 source line aborted the judge where the compile
+// cache wrote the log as JSON.
+TEST(Subprocess, OutputIsText) {
+  auto r = RunProcess({"printf", "caf\\351 \\304\\343"}, {});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->output, "caf\xEF\xBF\xBD \xEF\xBF\xBD\xEF\xBF\xBD");
 }
 
 TEST(Subprocess, KillsAtTheDeadline) {

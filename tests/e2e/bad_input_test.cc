@@ -6,10 +6,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "judge/util/fs.h"
+#include "judge/util/utf8.h"
 #include "tests/judge_cli.h"
 
 namespace judge::testing {
@@ -66,6 +69,83 @@ TEST_F(BadInput, ADeviceOrAFifoIsRefusedAsASubmissionTestcaseOrPolicy) {
   EXPECT_USAGE_ERROR(RunJudgeExactly(Run(Good(), {"--testcases", Path("cases")}), 30),
                      Path("cases/cases.json") + " is a character device");
   EXPECT_USAGE_ERROR(RunJudgeExactly(Run(Good(), {"--points", "/dev/zero"}), 30), "/dev/zero is a character device");
+}
+
+// Every file under `dir`, read.
+std::map<std::string, std::string> FilesUnder(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) files[e.path().string()] = ReadFile(e.path().string()).value_or("(unreadable)");
+  return files;
+}
+
+std::string Text(const std::string& path) { return ReadFile(path).value_or("(missing)"); }
+
+const char* kLatin1CompileError =
+    "extern \"C\" void solve(const float* in, float* out, int N) { const char* s = \"caf\xe9\" + ; }\n";
+const char* kGbkCompileError = "extern \"C\" void solve(const float* in, float* out, int N) { \xc4\xe3\xba\xc3 }\n";
+
+// Found by fuzzing: one student file in Latin-1 (or GBK) whose compile log quotes the line aborted
+// the batch with SIGABRT (nlohmann's type_error 316), nothing graded, every rerun the same; so did
+// a file name that is not UTF-8.
+TEST_F(BadInput, TextThatIsNotUtf8ReachesEveryBatchFileAsReplacementCharacters) {
+  Write("students/alice/kernel.cc", kLatin1CompileError);
+  Write("students/bob/kernel.cc", kGbkCompileError);
+  Write("students/b\xe9la/kernel.cc", Text(Good()));
+  std::vector<std::string> args = {
+      "batch",   Path("students"), "--out",          Path("out"),          "--device",
+      "host",    "--root",         JUDGE_SOURCE_DIR, "--testcases",        SourcePath("tests/e2e/testcases/reduction"),
+      "--cases", "example",        "--cache-dir",    JUDGE_TEST_CACHE_DIR, "-q"};
+  JudgeRun r = RunJudgeExactly(args, 300);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto files = FilesUnder(Path("out"));
+  EXPECT_GE(files.size(), 5u + 3 * 6);
+  for (const auto& [path, text] : files) EXPECT_TRUE(IsValidUtf8(text)) << path;
+  Json batch = Json::parse(files.at(Path("out/batch.json")));
+  std::map<std::string, std::string> verdicts;
+  for (const auto& e : batch["entries"]) verdicts[e["name"]] = e["verdict"];
+  EXPECT_EQ(verdicts, (std::map<std::string, std::string>{
+                          {"alice/kernel.cc", "CE"}, {"bob/kernel.cc", "CE"}, {"b\xEF\xBF\xBDla/kernel.cc", "AC"}}));
+  bool quoted = false;
+  for (const auto& [path, text] : files) quoted |= text.find("caf\xEF\xBF\xBD") != std::string::npos;
+  EXPECT_TRUE(quoted) << "the log's line is carried, its Latin-1 byte replaced";
+  std::string junit = Path("out/junit.xml");
+  EXPECT_EQ(std::system(
+                ("xmllint --noout --schema " + SourcePath("tests/schemas/junit.xsd") + " " + junit + " 2>&1").c_str()),
+            0);
+  JudgeRun again = RunJudgeExactly(args, 300);  // and a rerun keeps what it graded
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+}
+
+TEST_F(BadInput, JudgeRunKeepsItsReportsWhenTheCompileLogIsNotUtf8) {
+  std::string k = Write("k\xe9.cc", kLatin1CompileError);
+  JudgeRun r = RunJudgeExactly(
+      Run(k, {"--format", "text,json,junit,gradescope,markdown,html", "--out", Path("r.json"), "--junit", Path("r.xml"),
+              "--gradescope", Path("g.json"), "--markdown", Path("r.md"), "--html", Path("r.html")}),
+      120);
+  EXPECT_EQ(r.exit_code, 1) << r.output;  // CE: the submission's, and reported
+  EXPECT_TRUE(IsValidUtf8(r.output));
+  for (const char* f : {"r.json", "r.xml", "g.json", "r.md", "r.html"}) {
+    std::string text = Text(Path(f));
+    EXPECT_TRUE(IsValidUtf8(text)) << f;
+    EXPECT_NE(text.find("\xEF\xBF\xBD"), std::string::npos) << f;
+  }
+  Json report = Json::parse(Text(Path("r.json")));
+  EXPECT_EQ(report["verdict"], "CE");
+  EXPECT_NE(report["build"]["log"].get<std::string>().find("\"caf\xEF\xBF\xBD\" + ;"), std::string::npos)
+      << report["build"]["log"];
+}
+
+TEST_F(BadInput, ASubmissionsExceptionThatIsNotUtf8IsReportedNotLost) {
+  std::string k = Write("throw.cc",
+                        "#include <stdexcept>\nextern \"C\" void solve(const float*, float*, int) { "
+                        "throw std::runtime_error(\"caf\xe9\"); }\n");
+  JudgeRun r = RunJudgeExactly(Run(k, {"--cases", "example", "--out", Path("r.json")}), 120);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  Json report = Json::parse(Text(Path("r.json")));
+  EXPECT_EQ(report["verdict"], "RE");
+  EXPECT_NE(report["cases"][0]["detail"].get<std::string>().find("caf\xEF\xBF\xBD"), std::string::npos)
+      << report["cases"][0]["detail"];
 }
 
 }  // namespace
