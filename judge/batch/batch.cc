@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <sstream>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -80,12 +79,6 @@ std::string FolderName(const std::string& name, const std::string& key) {
 
 // A result appears whole or not at all (resume after a kill).
 Status WriteText(const fs::path& path, const std::string& text) { return WriteFileAtomic(path.string(), text); }
-
-std::string Render(const Reporter& r, const RunReport& report) {
-  std::ostringstream out;
-  r.Write(report, out);
-  return out.str();
-}
 
 // The per-submission files; report.json last: it marks the folder complete.
 Status WriteEntry(const BatchEntry& e, const GradingPolicy& grading, const fs::path& dir) {

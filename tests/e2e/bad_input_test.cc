@@ -148,5 +148,60 @@ TEST_F(BadInput, ASubmissionsExceptionThatIsNotUtf8IsReportedNotLost) {
       << report["cases"][0]["detail"];
 }
 
+// Found by fuzzing: `judge run k.cu --out k.cu` destroyed the source, `judge run missing.cu --out
+// old.json` emptied old.json: files were truncated before anything was checked.
+TEST_F(BadInput, ReportFilesAreWrittenAfterTheInputsAreCheckedAndNeverOverTheSubmission) {
+  const std::string source = Text(Good());
+  std::string k = Write("k.cc", source);
+  for (const char* option : {"--out", "--junit", "--gradescope", "--markdown", "--html"}) {
+    JudgeRun r = RunJudgeExactly(Run(k, {option, k}), 60);
+    EXPECT_USAGE_ERROR(
+        r, std::string(option) + " " + k + " is " + k + ", a submission being graded: the report would overwrite it");
+    EXPECT_EQ(Text(k), source) << option;
+  }
+  fs::create_symlink(k, Path("link.json"));
+  EXPECT_USAGE_ERROR(RunJudgeExactly(Run(k, {"--out", Path("link.json")}), 60), "a submission being graded");
+  fs::remove(Path("link.json"));
+  std::string old = Write("old.json", "{\"kept\": true}\n");
+  EXPECT_USAGE_ERROR(RunJudgeExactly(Run(Path("missing.cc"), {"--out", old}), 60), "submission not found");
+  EXPECT_EQ(Text(old), "{\"kept\": true}\n");
+  EXPECT_USAGE_ERROR(RunJudgeExactly(Run(k, {"--testcases", Path("none"), "--junit", old}), 60),
+                     "testcase folder not found");
+  EXPECT_EQ(Text(old), "{\"kept\": true}\n");
+  EXPECT_USAGE_ERROR(RunJudgeExactly(Run(k, {"--out", old, "--html", old}), 60), "--out and --html both name " + old);
+  EXPECT_USAGE_ERROR(RunJudgeExactly(Run(k, {"--out", Path("")}), 60), "is a folder: give the file to write");
+  // A good run replaces the file whole.
+  JudgeRun ok = RunJudgeExactly(Run(k, {"--cases", "example", "--out", old}), 120);
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  EXPECT_EQ(Json::parse(Text(old))["verdict"], "AC");
+  EXPECT_EQ(FilesUnder(dir_).size(), 2u) << "no temporary is left behind";
+}
+
+TEST_F(BadInput, ALadderMarkdownFileIsNeverOneOfItsSubmissions) {
+  const std::string source = Text(Good());
+  std::string k = Write("ladder/good_sum.cc", source);
+  JudgeRun r = RunJudgeExactly(
+      {"ladder", Path("ladder"), "--device", "host", "--root", JUDGE_SOURCE_DIR, "--testcases",
+       SourcePath("tests/e2e/testcases/reduction"), "--cache-dir", JUDGE_TEST_CACHE_DIR, "--markdown", k},
+      60);
+  EXPECT_USAGE_ERROR(r, "--markdown " + k + " is ");
+  EXPECT_EQ(Text(k), source);
+}
+
+// Found by fuzzing: `--out /dev/full` exited 0 with the report lost, and `--format ""` printed
+// nothing.
+TEST_F(BadInput, AReportThatCannotBeWrittenIsAnErrorNamingTheFileAndTheReason) {
+  JudgeRun full = RunJudgeExactly(Run(Good(), {"--cases", "example", "--out", "/dev/full"}), 120);
+  EXPECT_EQ(full.exit_code, 4) << full.output;
+  EXPECT_NE(full.output.find("--out: cannot write /dev/full: No space left on device"), std::string::npos)
+      << full.output;
+  struct stat st {};
+  ASSERT_EQ(::stat("/dev/full", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode)) << "the device itself is never replaced";
+  EXPECT_EQ(RunJudgeExactly(Run(Good(), {"--cases", "example", "--out", "/dev/null"}), 120).exit_code, 0);
+  for (const char* format : {"", ","})
+    EXPECT_USAGE_ERROR(RunJudgeExactly(Run(Good(), {"--format", format}), 60), "--format needs a format: text, json");
+}
+
 }  // namespace
 }  // namespace judge::testing
