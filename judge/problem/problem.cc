@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "judge/problem/problem.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <limits>
 
 #include "judge/util/json_fields.h"
 
@@ -17,6 +22,28 @@ std::optional<DType> DTypeFromName(std::string_view name) {
   if (name == "int32") return DType::kInt32;
   return std::nullopt;
 }
+
+bool DTypeHolds(DType t, double v) {
+  if (t == DType::kFloat32) return std::fabs(v) <= double(std::numeric_limits<float>::max());  // false for NaN
+  return v >= double(std::numeric_limits<int32_t>::min()) && v <= double(std::numeric_limits<int32_t>::max());
+}
+
+std::string DTypeLimits(DType t) {
+  char buf[96];
+  if (t == DType::kFloat32) std::snprintf(buf, sizeof buf, "float32 holds finite magnitudes up to %g", double(std::numeric_limits<float>::max()));
+  else std::snprintf(buf, sizeof buf, "int32 holds -2147483648 to 2147483647");
+  return buf;
+}
+
+namespace {
+
+std::string ScalarsText(const ScalarValues& scalars) {
+  std::string out;
+  for (const auto& [k, v] : scalars) out += (out.empty() ? "" : ", ") + k + "=" + std::to_string(v);
+  return out;
+}
+
+}  // namespace
 
 std::string Problem::Declaration() const {
   std::string s = "void " + entry_point + "(";
@@ -36,7 +63,11 @@ const Param* Problem::FindParam(const std::string& n) const {
 }
 
 Expected<int64_t> Problem::ElementCount(const Param& p, const ScalarValues& scalars) const {
-  return EvalSizeExpr(p.size_expr, scalars);
+  auto n = EvalSizeExpr(p.size_expr, scalars);
+  if (n && *n < 0) n = MakeError(ErrorCode::kBadInput, "size expression \"" + p.size_expr + "\": " + std::to_string(*n) + " elements");
+  // Problems of the problem's, not of the testcase that reached them.
+  if (!n) return MakeError(n.error().code, p.where + ".size: " + n.error().message + " at " + ScalarsText(scalars));
+  return n;
 }
 
 Expected<int64_t> Problem::MinimumBytes(const ScalarValues& scalars) const {
@@ -66,26 +97,65 @@ Status Problem::ValidateScalars(const ScalarValues& scalars) const {
   return Status::Ok();
 }
 
+Status Problem::CheckSizes(const ScalarValues& scalars) const {
+  JUDGE_TRY(ValidateScalars(scalars));
+  for (const auto& p : params)
+    if (p.is_buffer) JUDGE_TRY(ElementCount(p, scalars));
+  return Status::Ok();
+}
+
 namespace {
+
+bool IsIdentifier(const std::string& s) {
+  if (s.empty() || s.size() > 64 || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// A number field that must lie in [lo, hi] (NaN never does).
+Expected<double> GetNumberIn(const Json& obj, const std::string& key, const JsonContext& ctx, double lo, double hi,
+                             const std::string& unit, std::optional<double> fallback = std::nullopt) {
+  auto v = GetNumber(obj, key, ctx, fallback);
+  if (v && !(*v >= lo && *v <= hi)) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "must be %g to %g%s%s, not %g", lo, hi, unit.empty() ? "" : " ", unit.c_str(), *v);
+    return ctx.Child(key).Fail(buf);
+  }
+  return v;
+}
+
+Expected<int64_t> GetIntegerIn(const Json& obj, const std::string& key, const JsonContext& ctx, int64_t lo, int64_t hi,
+                               std::optional<int64_t> fallback = std::nullopt) {
+  auto v = GetInteger(obj, key, ctx, fallback);
+  if (v && (*v < lo || *v > hi))
+    return ctx.Child(key).Fail("must be " + std::to_string(lo) + " to " + std::to_string(hi) + ", not " + std::to_string(*v));
+  return v;
+}
 
 Expected<Param> ParseParam(const Json& j, const JsonContext& ctx) {
   Param p;
+  JUDGE_TRY(RejectUnknownKeys(j, {"name", "kind", "role", "dtype", "size", "value_min", "value_max", "min", "max", "description"}, ctx));
   auto name = GetString(j, "name", ctx);
   auto kind = GetString(j, "kind", ctx);
   auto dtype = GetString(j, "dtype", ctx);
   if (!name) return name.error();
   if (!kind) return kind.error();
   if (!dtype) return dtype.error();
+  // Names appear in C declarations and size expressions.
+  if (!IsIdentifier(*name)) return ctx.Child("name").Fail("expected a C identifier of at most 64 characters, got " + Json(*name).dump());
   p.name = *name;
+  p.where = ctx.file() + ": " + ctx.path();
   auto dt = DTypeFromName(*dtype);
   if (!dt) return ctx.Child("dtype").Fail("unknown dtype \"" + *dtype + "\" (expected float32 or int32)");
   p.dtype = *dt;
   if (*kind == "scalar") {
     p.is_buffer = false;
     if (p.dtype != DType::kInt32) return ctx.Child("dtype").Fail("scalars must be int32");
-    auto mn = GetInteger(j, "min", ctx), mx = GetInteger(j, "max", ctx);
+    // A scalar reaches solve() as an int: a bound past int32 would arrive truncated (2^32 + 8 as 8).
+    constexpr int64_t lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
+    auto mn = GetIntegerIn(j, "min", ctx, lo, hi), mx = GetIntegerIn(j, "max", ctx, lo, hi);
     if (!mn) return mn.error();
     if (!mx) return mx.error();
+    if (*mn > *mx) return ctx.Fail("min (" + std::to_string(*mn) + ") is above max (" + std::to_string(*mx) + ")");
     p.min = *mn; p.max = *mx;
     return p;
   }
@@ -97,20 +167,29 @@ Expected<Param> ParseParam(const Json& j, const JsonContext& ctx) {
   if (*role != "input" && *role != "output") return ctx.Child("role").Fail("expected \"input\" or \"output\"");
   p.role = *role == "input" ? Role::kInput : Role::kOutput;
   p.size_expr = *size;
-  if (j.contains("value_min")) { auto v = GetNumber(j, "value_min", ctx); if (!v) return v.error(); p.value_min = *v; }
-  if (j.contains("value_max")) { auto v = GetNumber(j, "value_max", ctx); if (!v) return v.error(); p.value_max = *v; }
+  for (auto [key, into] : {std::pair{"value_min", &p.value_min}, std::pair{"value_max", &p.value_max}}) {
+    if (!j.contains(key)) continue;
+    auto v = GetNumber(j, key, ctx);
+    if (!v) return v.error();
+    if (!DTypeHolds(p.dtype, *v)) return ctx.Child(key).Fail(DTypeLimits(p.dtype) + ", not " + Json(*v).dump());
+    *into = *v;
+  }
+  if (p.value_min && p.value_max && *p.value_min > *p.value_max) return ctx.Fail("value_min is above value_max");
   return p;
 }
 
 Expected<TimingPolicy> ParseTiming(const Json& root, const std::string& key, const JsonContext& ctx, TimingPolicy d) {
-  if (!root.contains("timing") || !root["timing"].contains(key)) return d;
+  if (!root.contains("timing")) return d;
+  JUDGE_TRY(RejectUnknownKeys(root["timing"], {"functional", "performance"}, ctx.Child("timing")));
+  if (!root["timing"].contains(key)) return d;
   const Json& j = root["timing"][key];
   JsonContext c = ctx.Child("timing").Child(key);
-  auto w = GetInteger(j, "warmup_calls", c, d.warmup_calls);
-  auto mn = GetInteger(j, "min_samples", c, d.min_samples);
-  auto mx = GetInteger(j, "max_samples", c, d.max_samples);
-  auto b = GetNumber(j, "budget_seconds", c, d.budget_seconds);
-  auto n = GetNumber(j, "target_noise", c, d.target_noise);
+  JUDGE_TRY(RejectUnknownKeys(j, {"warmup_calls", "min_samples", "max_samples", "budget_seconds", "target_noise"}, c));
+  auto w = GetIntegerIn(j, "warmup_calls", c, 0, 1000, d.warmup_calls);
+  auto mn = GetIntegerIn(j, "min_samples", c, 1, 100000, d.min_samples);
+  auto mx = GetIntegerIn(j, "max_samples", c, 1, 100000, d.max_samples);
+  auto b = GetNumberIn(j, "budget_seconds", c, kSecondsRange.min, kSecondsRange.max, kSecondsRange.unit, d.budget_seconds);
+  auto n = GetNumberIn(j, "target_noise", c, 0, 1, "", d.target_noise);
   for (const auto* e : {&w, &mn, &mx}) if (!*e) return e->error();
   for (const auto* e : {&b, &n}) if (!*e) return e->error();
   if (*mn < 1 || *mx < *mn) return c.Fail("need 1 <= min_samples <= max_samples");
@@ -119,20 +198,29 @@ Expected<TimingPolicy> ParseTiming(const Json& root, const std::string& key, con
 
 Status ParseLimitsAndTolerance(const Json& root, const JsonContext& ctx, Problem& p) {
   if (root.contains("tolerance")) {
-    auto a = GetNumber(root["tolerance"], "atol", ctx.Child("tolerance"));
-    auto r = GetNumber(root["tolerance"], "rtol", ctx.Child("tolerance"));
+    JsonContext c = ctx.Child("tolerance");
+    JUDGE_TRY(RejectUnknownKeys(root["tolerance"], {"atol", "rtol"}, c));
+    // A negative tolerance fails every answer, an infinite one passes every answer.
+    auto a = GetNumberIn(root["tolerance"], "atol", c, 0, 1e30, "");
+    auto r = GetNumberIn(root["tolerance"], "rtol", c, 0, 1e30, "");
     if (!a) return a.error();
     if (!r) return r.error();
     p.tolerance = {*a, *r};
   }
   if (root.contains("limits")) {
     JsonContext c = ctx.Child("limits");
-    auto call = GetNumber(root["limits"], "call_seconds", c, p.limits.call_seconds);
-    auto setup = GetNumber(root["limits"], "setup_seconds", c, p.limits.setup_seconds);
-    auto comp = GetNumber(root["limits"], "compile_seconds", c, p.limits.compile_seconds);
-    auto run = GetNumber(root["limits"], "run_seconds", c, p.limits.run_seconds);
-    auto mem = GetNumber(root["limits"], "host_memory_mb", c, p.limits.host_memory_mb);
-    auto out = GetNumber(root["limits"], "output_kb", c, p.limits.output_kb);
+    const Json& l = root["limits"];
+    JUDGE_TRY(RejectUnknownKeys(l, {"call_seconds", "setup_seconds", "compile_seconds", "run_seconds", "host_memory_mb", "output_kb"}, c));
+    auto seconds = [&](const char* key, double fallback) {
+      return GetNumberIn(l, key, c, kSecondsRange.min, kSecondsRange.max, kSecondsRange.unit, fallback);
+    };
+    auto call = seconds("call_seconds", p.limits.call_seconds);
+    auto setup = seconds("setup_seconds", p.limits.setup_seconds);
+    auto comp = seconds("compile_seconds", p.limits.compile_seconds);
+    auto run = seconds("run_seconds", p.limits.run_seconds);
+    auto mem = GetNumberIn(l, "host_memory_mb", c, kHostMemoryMbRange.min, kHostMemoryMbRange.max, kHostMemoryMbRange.unit,
+                           p.limits.host_memory_mb);
+    auto out = GetNumberIn(l, "output_kb", c, kOutputKbRange.min, kOutputKbRange.max, kOutputKbRange.unit, p.limits.output_kb);
     for (const auto* e : {&call, &setup, &comp, &run, &mem, &out}) if (!*e) return e->error();
     p.limits = {*call, *setup, *comp, *run, *mem, *out};
   }
@@ -154,7 +242,23 @@ Status ParsePerformanceSizes(const Json& root, const JsonContext& ctx, Problem& 
       s[it.key()] = *v;
     }
     if (auto st = p.ValidateScalars(s); !st) return c.Fail(st.error().message);
+    JUDGE_TRY(p.CheckSizes(s));
     p.performance_sizes.push_back(s);
+  }
+  return Status::Ok();
+}
+
+// Every buffer's size is a count at each corner of the scalars' ranges (each at its min or max):
+// a syntax error, an unknown name, a division by zero or an overflow there is the problem's, found
+// when it loads rather than in some testcase.
+Status CheckSizeExpressions(const Problem& p) {
+  std::vector<const Param*> scalars;
+  for (const auto& q : p.params)
+    if (!q.is_buffer) scalars.push_back(&q);
+  for (uint32_t corner = 0; corner < (1u << scalars.size()); ++corner) {
+    ScalarValues at;
+    for (size_t i = 0; i < scalars.size(); ++i) at[scalars[i]->name] = (corner >> i) & 1 ? scalars[i]->max : scalars[i]->min;
+    JUDGE_TRY(p.CheckSizes(at));
   }
   return Status::Ok();
 }
@@ -174,6 +278,10 @@ Expected<Problem> LoadProblem(const std::string& problems_root, const std::strin
   auto root = ParseJsonFile(file);
   if (!root) return root.error();
   JsonContext ctx(file, "");
+  JUDGE_TRY(RejectUnknownKeys(*root, {"schema_version", "name", "title", "description", "statement", "entry_point", "signature",
+                                      "tolerance", "limits", "timing", "performance_sizes", "reference", "input_variants",
+                                      "zero_init_outputs"},
+                              ctx));
   Problem p;
   p.dir = fs::absolute(dir).string();
   auto pname = GetString(*root, "name", ctx);
@@ -187,21 +295,27 @@ Expected<Problem> LoadProblem(const std::string& problems_root, const std::strin
   if (!entry) return entry.error();
   if (!statement) return statement.error();
   if (!ref) return ref.error();
+  if (!IsIdentifier(*entry)) return ctx.Child("entry_point").Fail("expected a C identifier, got " + Json(*entry).dump());
   p.title = *title; p.entry_point = *entry;
   p.statement_path = (dir / *statement).string();
+  JUDGE_TRY(RejectUnknownKeys(**ref, {"source", "description"}, ctx.Child("reference")));
   auto src = GetString(**ref, "source", ctx.Child("reference"));
   if (!src) return src.error();
   p.reference_source = fs::absolute(dir / *src).string();
   if (!fs::exists(p.reference_source, ec)) return ctx.Child("reference.source").Fail("file not found: " + p.reference_source);
-  p.reference_description = GetString(**ref, "description", ctx.Child("reference"), "").value();
+  auto description = GetString(**ref, "description", ctx.Child("reference"), "");
+  if (!description) return description.error();
+  p.reference_description = *description;
   auto sig = GetArray(*root, "signature", ctx);
   if (!sig) return sig.error();
+  if ((*sig)->empty() || (*sig)->size() > 6) return ctx.Child("signature").Fail("expected 1 to 6 parameters");
   for (size_t i = 0; i < (*sig)->size(); ++i) {
     auto param = ParseParam((**sig)[i], ctx.Child("signature").Index(i));
     if (!param) return param.error();
+    if (p.FindParam(param->name)) return ctx.Child("signature").Index(i).Child("name").Fail("a second parameter named " + param->name);
     p.params.push_back(*param);
   }
-  if (p.params.empty() || p.params.size() > 6) return ctx.Child("signature").Fail("expected 1 to 6 parameters");
+  JUDGE_TRY(CheckSizeExpressions(p));
   if (auto st = ParseLimitsAndTolerance(*root, ctx, p); !st) return st.error();
   auto ft = ParseTiming(*root, "functional", ctx, TimingPolicy{});
   auto pt = ParseTiming(*root, "performance", ctx, TimingPolicy{3, 10, 200, 2.0, 0.005});

@@ -19,6 +19,23 @@ std::string_view DTypeCType(DType t);     // "float"
 size_t DTypeSize(DType t);
 std::optional<DType> DTypeFromName(std::string_view name);
 
+// What an element of `t` can hold: a float32 at most FLT_MAX in magnitude, an int32 within
+// [-2^31, 2^31 - 1]; never NaN or an infinity. One rule for problem.json's value ranges and every
+// testcase value (1e39 would otherwise reach the submission as inf, and the reference as 1e39).
+bool DTypeHolds(DType t, double v);
+std::string DTypeLimits(DType t);  // for errors: "float32 holds magnitudes up to 3.40282e+38"
+
+// The range a limit may take, in problem.json and on the command line alike. A time limit past a
+// day is none (and far past it, the deadline arithmetic overflowed into instant timeouts); the
+// worker itself needs tens of MiB before any submission runs.
+struct LimitRange {
+  double min, max;
+  const char* unit;
+};
+inline constexpr LimitRange kSecondsRange{0.001, 86400, "seconds"};
+inline constexpr LimitRange kHostMemoryMbRange{64, 16 << 20, "MiB"};
+inline constexpr LimitRange kOutputKbRange{1, 1 << 20, "KiB"};
+
 enum class Role { kInput, kOutput };
 
 struct Param {
@@ -29,6 +46,7 @@ struct Param {
   std::string size_expr;          // buffers only: element count, e.g. "N"
   int64_t min = 0, max = 0;       // scalars only: allowed range
   std::optional<double> value_min, value_max;  // input buffers: allowed element range
+  std::string where;              // "problems/p/problem.json: signature[0]", for errors found later
 };
 
 struct Tolerance {
@@ -78,6 +96,9 @@ struct Problem {
   // Bytes the problem must move at minimum: every input read once, every output written once.
   Expected<int64_t> MinimumBytes(const ScalarValues& scalars) const;
   Status ValidateScalars(const ScalarValues& scalars) const;
+  // Scalars this problem accepts, at which every buffer's size is a count (no division by zero,
+  // no overflow, not negative). Errors in a size name problem.json and the field.
+  Status CheckSizes(const ScalarValues& scalars) const;
 };
 
 // Loads problems/<name>/problem.json below `problems_root`.

@@ -3,9 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <functional>
+
 #include "judge/build/compile_cache.h"
 #include "judge/check/reference.h"
 #include "judge/testcase/testcase.h"
+#include "judge/util/fs.h"
+#include "judge/util/json_fields.h"
 
 namespace judge {
 namespace {
@@ -71,6 +76,80 @@ TEST(Problem, OptionalCompatibilityFields) {
   EXPECT_EQ(p.input_variants, 3);
   EXPECT_GT(p.limits.host_memory_mb, 0);
   EXPECT_GT(p.limits.output_kb, 0);
+}
+
+}  // namespace
+}  // namespace judge
+
+namespace judge {
+namespace {
+
+// problems/p/problem.json: the reduction's, changed by one edit per test.
+class ProblemJson : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = MakeTempDir(std::filesystem::temp_directory_path().string(), "judge-problem-test-").value();
+    WriteFileAtomic(root_ + "/p/reference.cc", "").ok();
+  }
+  void TearDown() override { RemoveTree(root_); }
+  // The error of loading the reduction's problem.json after `edit`, or "(loaded fine)".
+  std::string ErrorAfter(const std::function<void(Json&)>& edit) {
+    Json j = ParseJsonFile(kProblems + "/reduction/problem.json").value();
+    j["name"] = "p";
+    edit(j);
+    WriteFileAtomic(root_ + "/p/problem.json", j.dump(2)).ok();
+    auto p = LoadProblem(root_, "p");
+    return p.ok() ? "(loaded fine)" : p.error().message;
+  }
+  std::string File() const { return root_ + "/p/problem.json: "; }
+  std::string root_;
+};
+
+// Found by fuzzing: each was accepted at load and failed later, or crashed, or named the testcase.
+TEST_F(ProblemJson, SizeExpressionsAreCheckedAtLoad) {
+  auto size = [&](const std::string& expr) { return ErrorAfter([&](Json& j) { j["signature"][0]["size"] = expr; }); };
+  EXPECT_EQ(size("(N + 255) / 256"), "(loaded fine)");
+  const std::string at = File() + "signature[0].size: size expression ";
+  EXPECT_EQ(size(std::string(50000, '(') + "N" + std::string(50000, ')')).find(at), 0u);
+  EXPECT_NE(size(std::string(50000, '(') + "N" + std::string(50000, ')')).find("nested deeper than 32"), std::string::npos);
+  EXPECT_EQ(size("N * 99999999999999999999"),
+            at + "\"N * 99999999999999999999\": the literal 99999999999999999999 is too large for 64-bit integers at N=1");
+  EXPECT_EQ(size("N / 0"), at + "\"N / 0\": division by zero at N=1");
+  EXPECT_EQ(size("N / (N - 1)"), at + "\"N / (N - 1)\": division by zero at N=1");
+  EXPECT_EQ(size("N * N * N"), at + "\"N * N * N\": the value overflows 64-bit integers at N=100000000");
+  EXPECT_EQ(size("N +"), at + "\"N +\": unexpected end at N=1");
+  EXPECT_EQ(size("M"), at + "\"M\": unknown scalar 'M' at N=1");
+  EXPECT_EQ(size("N - 2"), at + "\"N - 2\": -1 elements at N=1");
+}
+
+TEST_F(ProblemJson, RangesTolerancesAndLimitsAreCheckedAtLoadNamingTheField) {
+  struct Row {
+    std::function<void(Json&)> edit;
+    std::string error;
+  };
+  const Row rows[] = {
+      {[](Json& j) { j["tolerance"]["atol"] = -1e-5; }, "tolerance.atol: must be 0 to 1e+30, not -1e-05"},
+      {[](Json& j) { j["signature"][0]["value_min"] = 10, j["signature"][0]["value_max"] = -10; },
+       "signature[0]: value_min is above value_max"},
+      {[](Json& j) { j["signature"][0]["value_max"] = 1e39; },
+       "signature[0].value_max: float32 holds finite magnitudes up to 3.40282e+38, not 1e+39"},
+      // N = 2^32 + 8 would reach solve() as 8.
+      {[](Json& j) { j["signature"][2]["max"] = 4294967304LL; },
+       "signature[2].max: must be -2147483648 to 2147483647, not 4294967304"},
+      {[](Json& j) { j["signature"][2]["min"] = 10, j["signature"][2]["max"] = 5; }, "signature[2]: min (10) is above max (5)"},
+      {[](Json& j) { j["limits"]["call_seconds"] = 0; }, "limits.call_seconds: must be 0.001 to 86400 seconds, not 0"},
+      {[](Json& j) { j["limits"]["host_memory_mb"] = 1; }, "limits.host_memory_mb: must be 64 to 1.67772e+07 MiB, not 1"},
+      {[](Json& j) { j["timing"]["performance"]["warmup_calls"] = -1; },
+       "timing.performance.warmup_calls: must be 0 to 1000, not -1"},
+      {[](Json& j) { j["tolerence"] = j["tolerance"]; }, "(top level): unknown key \"tolerence\": did you mean \"tolerance\"?"},
+      {[](Json& j) { j["signature"][1]["name"] = "input"; }, "signature[1].name: a second parameter named input"},
+      {[](Json& j) { j["signature"][0]["name"] = "in put"; },
+       "signature[0].name: expected a C identifier of at most 64 characters, got \"in put\""},
+      {[](Json& j) { j["performance_sizes"][0]["N"] = 0; }, "performance_sizes[0]: scalar N = 0 is outside [1, 100000000]"},
+      {[](Json& j) { j["reference"]["description"] = {{"N", 1}}; },  // was std::get's exception, exit 4
+       "reference.description: expected a string, got an object"},
+  };
+  for (const Row& r : rows) EXPECT_EQ(ErrorAfter(r.edit), File() + r.error);
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ void AddHiddenSizeCases(const Problem& problem, uint64_t run_secret, std::vector
     twin.scalars[scalar->name] = twin_n;
     twin.note = "size drawn for this run only (" + FormatScalars(twin.scalars) + "), so it cannot be special-cased";
     for (auto& [name, spec] : twin.inputs) spec.generate->seed ^= draw;
-    if (problem.ValidateScalars(twin.scalars).ok()) twins.push_back(std::move(twin));
+    if (problem.CheckSizes(twin.scalars).ok()) twins.push_back(std::move(twin));
   }
   cases->insert(cases->end(), twins.begin(), twins.end());
 }

@@ -122,6 +122,14 @@ TEST_F(TestcaseTest, DuplicateNamesAreRejected) {
   EXPECT_NE(r.error().message.find("duplicate case name \"same\""), std::string::npos);
 }
 
+// A size that only some scalars break is problem.json's to fix, even when a testcase reaches it.
+TEST_F(TestcaseTest, ASizeTheProblemCannotEvaluateNamesProblemJson) {
+  problem_.params[0].size_expr = "N / (N - 5)";
+  std::string e = ErrorOf(R"({"name": "a", "scalars": {"N": 5}, "inputs": {"input": {"values": []}}})");
+  EXPECT_EQ(e.find(std::string(JUDGE_SOURCE_DIR) + "/problems/reduction/problem.json: signature[0].size: size expression "
+                   "\"N / (N - 5)\": division by zero at N=5 (case \"a\" of " + dir_ + "/t.json)"), 0u) << e;
+}
+
 TEST(Generator, DeterministicAndInRange) {
   InputSpec spec;
   spec.generate = GeneratorSpec{};

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "judge/util/json_fields.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "judge/util/fs.h"
 
@@ -82,6 +84,41 @@ Expected<const Json*> GetObject(const Json& obj, const std::string& key, const J
   if (!f) return f.error();
   if (!(*f)->is_object()) return ctx.Child(key).Fail("expected an object, got " + JsonTypeName(**f));
   return *f;
+}
+
+namespace {
+
+// Edits from a to b, a swap of neighbours counting as one ("knid" is one from "kind").
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i)
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+Status RejectUnknownKeys(const Json& obj, std::initializer_list<std::string_view> known, const JsonContext& ctx) {
+  if (!obj.is_object()) return ctx.Fail("expected an object, got " + JsonTypeName(obj));
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    const std::string& key = it.key();
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string_view closest;
+    size_t best = 3;  // further than two edits is no misspelling
+    for (std::string_view k : known)
+      if (size_t d = EditDistance(key, k); d < best) best = d, closest = k;
+    std::string list;
+    for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+    // Quoted as JSON: a key may hold control characters, and errors go to a terminal.
+    return ctx.Fail("unknown key " + Json(key).dump() +
+                    (closest.empty() ? " (known: " + list + ")" : ": did you mean \"" + std::string(closest) + "\"?"));
+  }
+  return Status::Ok();
 }
 
 }  // namespace judge

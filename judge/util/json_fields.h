@@ -4,8 +4,10 @@
 // "testcases/reduction/edge.json: cases[3].scalars.N: expected an integer, got \"4k\"".
 #include <nlohmann/json.hpp>
 
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "judge/util/expected.h"
 
@@ -22,6 +24,7 @@ class JsonContext {
     return MakeError(ErrorCode::kBadInput, file_ + ": " + (path_.empty() ? "(top level)" : path_) + ": " + why);
   }
   const std::string& file() const { return file_; }
+  const std::string& path() const { return path_; }
 
  private:
   std::string file_;
@@ -43,5 +46,8 @@ Expected<int64_t> GetInteger(const Json& obj, const std::string& key, const Json
                              std::optional<int64_t> fallback = std::nullopt);
 Expected<const Json*> GetArray(const Json& obj, const std::string& key, const JsonContext& ctx);
 Expected<const Json*> GetObject(const Json& obj, const std::string& key, const JsonContext& ctx);
+// The keys of `obj` must be among `known`: a misspelt one ("knid") would otherwise be ignored and
+// its default used. The error names the key and suggests the known key closest to it.
+Status RejectUnknownKeys(const Json& obj, std::initializer_list<std::string_view> known, const JsonContext& ctx);
 
 }  // namespace judge

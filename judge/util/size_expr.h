@@ -2,7 +2,9 @@
 #pragma once
 // Buffer sizes in problem.json are integer expressions over the signature's scalars, e.g. "N",
 // "1", "(N + 255) / 256". Grammar: expr := term (('+'|'-') term)*; term := factor (('*'|'/'|'%')
-// factor)*; factor := integer | name | '(' expr ')'. Division truncates, like C.
+// factor)*; factor := integer | name | '(' expr ')'. Division truncates, like C. The text is input:
+// parentheses nest at most kMaxSizeExprDepth deep, and a literal or a result outside int64 is an
+// error, never undefined behaviour.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -12,6 +14,8 @@
 namespace judge {
 
 using ScalarValues = std::map<std::string, int64_t>;
+
+inline constexpr int kMaxSizeExprDepth = 32;
 
 Expected<int64_t> EvalSizeExpr(const std::string& expr, const ScalarValues& scalars);
 

@@ -48,6 +48,28 @@ TEST(SizeExpr, ErrorsNameTheProblem) {
   EXPECT_FALSE(EvalSizeExpr("N $", s).ok());
 }
 
+// Found by fuzzing: 50,000 nested parentheses crashed the parser (SIGSEGV), and a literal past
+// int64 was exit 4 "stoll".
+TEST(SizeExpr, BoundsNestingAndOverflowWithErrorsNotCrashes) {
+  ScalarValues s{{"N", 4}};
+  EXPECT_EQ(EvalSizeExpr(std::string(kMaxSizeExprDepth, '(') + "N" + std::string(kMaxSizeExprDepth, ')'), s).value(), 4);
+  auto deep = EvalSizeExpr(std::string(50000, '(') + "N" + std::string(50000, ')'), s);
+  ASSERT_FALSE(deep.ok());
+  EXPECT_NE(deep.error().message.find("parentheses nested deeper than 32"), std::string::npos);
+  auto literal = EvalSizeExpr("N * 99999999999999999999", s);
+  ASSERT_FALSE(literal.ok());
+  EXPECT_NE(literal.error().message.find("the literal 99999999999999999999 is too large"), std::string::npos)
+      << literal.error().message;
+  EXPECT_EQ(EvalSizeExpr("9223372036854775807", s).value(), INT64_MAX);
+  for (const char* overflow : {"9223372036854775807 + N", "0 - 9223372036854775807 - N", "3037000500 * 3037000500",
+                               "(0 - 9223372036854775807 - 1) / (0 - 1)"}) {
+    auto r = EvalSizeExpr(overflow, s);
+    ASSERT_FALSE(r.ok()) << overflow;
+    EXPECT_NE(r.error().message.find("overflows 64-bit integers"), std::string::npos) << r.error().message;
+  }
+  EXPECT_EQ(EvalSizeExpr("N % (0 - 1)", s).value(), 0);
+}
+
 TEST(Utf8, EachMaximalInvalidSubpartBecomesOneReplacementCharacter) {
   const std::string R = "\xEF\xBF\xBD";  // U+FFFD
   struct Case {
