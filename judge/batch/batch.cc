@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <map>
 #include <atomic>
 #include <chrono>
@@ -171,10 +172,17 @@ std::vector<std::string> EntryNames(const std::vector<FoundFile>& files) {
 }
 
 Status ParseShard(const std::string& text, int* index, int* count) {
+  // from_chars, not sscanf: a number past int's range is an error here, not undefined behaviour.
+  auto number = [](std::string_view s, int* into) {
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *into);
+    return ec == std::errc() && end == s.data() + s.size();
+  };
+  const size_t slash = text.find('/');
   int i = -1, n = 0;
-  char extra = 0;
-  if (std::sscanf(text.c_str(), "%d/%d%c", &i, &n, &extra) != 2 || n < 1 || i < 0 || i >= n)
-    return MakeError(ErrorCode::kUsage, "--shard takes I/N with 0 <= I < N (e.g. 0/4), not \"" + text + "\"");
+  if (slash == std::string::npos || !number(std::string_view(text).substr(0, slash), &i) ||
+      !number(std::string_view(text).substr(slash + 1), &n) || n < 1 || n > kMaxShards || i < 0 || i >= n)
+    return MakeError(ErrorCode::kUsage, "--shard takes I/N with 0 <= I < N <= " + std::to_string(kMaxShards) +
+                                            " (e.g. 0/4), not \"" + text + "\"");
   *index = i;
   *count = n;
   return Status::Ok();

@@ -79,7 +79,8 @@ std::vector<T> ShardOf(const std::vector<T>& items, int index, int count) {
     if (int(i % size_t(count)) == index) out.push_back(items[i]);
   return out;
 }
-// Parses "I/N" (0 <= I < N).
+// Parses "I/N" (0 <= I < N <= kMaxShards: more shards than a course has submissions grade nothing).
+inline constexpr int kMaxShards = 100000;
 Status ParseShard(const std::string& text, int* index, int* count);
 
 // Grades the inputs (this shard's share) and writes per-submission folders; an unsharded batch

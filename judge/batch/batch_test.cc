@@ -64,7 +64,9 @@ TEST(Shards, PartitionTheSortedListAndParse) {
   EXPECT_TRUE(ParseShard("3/4", &i, &n).ok());
   EXPECT_EQ(i, 3);
   EXPECT_EQ(n, 4);
-  for (const char* bad : {"4/4", "-1/2", "1", "a/b", "1/0", "1/2x"}) EXPECT_FALSE(ParseShard(bad, &i, &n).ok()) << bad;
+  for (const char* bad : {"4/4", "-1/2", "1", "a/b", "1/0", "1/2x", " 1/2", "+1/2", "0/99999999999", "0/100001", "0/4294967297"})
+    EXPECT_FALSE(ParseShard(bad, &i, &n).ok()) << bad;  // 0/99999999999: found by fuzzing, was accepted
+  EXPECT_NE(ParseShard("0/99999999999", &i, &n).error().message.find("0 <= I < N <= 100000"), std::string::npos);
 }
 
 TEST(EntryNames, AreRelativeToTheInputAndGrowOnlyToTellFilesApart) {

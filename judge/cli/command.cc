@@ -69,9 +69,26 @@ cxxopts::Options OptionsOf(const Command& c) {
   return opts;
 }
 
+// cxxopts names the value it could not read ("Argument 'x' failed to parse"), not the option:
+// the option is the one the value was given to.
+std::string OptionOfValue(const std::string& what, int argc, char** argv) {
+  auto quoted = [&](const std::string& v) { return what.find(cxxopts::LQUOTE + v + cxxopts::RQUOTE) != std::string::npos; };
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    size_t eq = arg.find('=');
+    if (arg.rfind("--", 0) == 0 && eq != std::string::npos && quoted(arg.substr(eq + 1))) return arg.substr(0, eq);
+    if (i > 1 && argv[i - 1][0] == '-' && quoted(arg)) return argv[i - 1];
+  }
+  return "";
+}
+
 Expected<cxxopts::ParseResult> Parse(cxxopts::Options& opts, int argc, char** argv) {
   try {
     return opts.parse(argc, argv);
+  } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
+    std::string option = OptionOfValue(e.what(), argc, argv);
+    return MakeError(ErrorCode::kUsage, (option.empty() ? "" : option + ": ") + std::string(e.what()) + " (see `" +
+                                            opts.program() + " --help`)");
   } catch (const std::exception& e) {
     return MakeError(ErrorCode::kUsage, std::string(e.what()) + " (see `" + opts.program() + " --help`)");
   }

@@ -136,7 +136,7 @@ void AddCompareOptions(cxxopts::Options& opts) {
 
 Expected<int> CompareCommand(const Invocation& in) {
   int rounds = in.options["rounds"].as<int>();
-  if (rounds < 2) return MakeError(ErrorCode::kUsage, "--rounds must be at least 2 for an interval");
+  JUDGE_TRY(CheckRange("rounds", rounds, 2, 1000));  // two for an interval
   auto o = ReadRunOptions(in);
   if (!o) return o.error();
   ShareAcrossRuns(*o);
@@ -202,6 +202,7 @@ Expected<int> BatchCommand(const Invocation& in) {
   b.out_dir = args["out"].as<std::string>();
   b.force = args.count("force") > 0;
   b.compile_jobs = args["jobs"].as<int>();
+  JUDGE_TRY(CheckRange("jobs", b.compile_jobs, 0, 1024));
   if (args.count("shard")) JUDGE_TRY(ParseShard(args["shard"].as<std::string>(), &b.shard_index, &b.shard_count));
   auto grading = GradingPolicyFor(in);
   if (!grading) return grading.error();

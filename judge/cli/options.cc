@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 
+#include "judge/problem/problem.h"
 #include "judge/util/fs.h"
 
 namespace judge::cli {
@@ -20,12 +21,25 @@ void ReadIfGiven(const cxxopts::ParseResult& args, const std::string& name, T& i
   if (args.count(name)) into = args[name].as<T>();
 }
 
+std::string Number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// The option's value when given, checked against the range problem.json's limit has too.
+Status ReadLimit(const cxxopts::ParseResult& args, const std::string& name, const LimitRange& range, double& into) {
+  if (!args.count(name)) return Status::Ok();
+  JUDGE_TRY(CheckRange(name, args[name].as<double>(), range.min, range.max, range.unit));
+  into = args[name].as<double>();
+  return Status::Ok();
+}
+
 Status ReadMeasureOptions(const cxxopts::ParseResult& args, RunOptions& o) {
   o.hot = args.count("hot") > 0;
   o.flush_mode = args["flush"].as<std::string>();
   o.timing_processes = args["timing-processes"].as<int>();
-  if (o.timing_processes < 1 || o.timing_processes > 64)
-    return MakeError(ErrorCode::kUsage, "--timing-processes must be 1 to 64, not " + std::to_string(o.timing_processes));
+  JUDGE_TRY(CheckRange("timing-processes", o.timing_processes, 1, 64));
   if (o.flush_mode != "read" && o.flush_mode != "write")
     return MakeError(ErrorCode::kUsage, "--flush must be read or write, not \"" + o.flush_mode + "\"");
   return Status::Ok();
@@ -69,8 +83,8 @@ Expected<RunOptions> ReadRunOptions(const Invocation& in) {
   JUDGE_TRY(ReadMeasureOptions(args, o));
   ReadIfGiven(args, "testcases", o.testcases_dir);
   if (args.count("cases")) o.case_filters = SplitCommas(args["cases"].as<std::string>());
-  ReadIfGiven(args, "call-timeout", o.call_timeout_seconds);
-  ReadIfGiven(args, "memory-limit-mb", o.memory_limit_mb);
+  JUDGE_TRY(ReadLimit(args, "call-timeout", kSecondsRange, o.call_timeout_seconds));
+  JUDGE_TRY(ReadLimit(args, "memory-limit-mb", kHostMemoryMbRange, o.memory_limit_mb));
   if (args.count("sanitize")) o.sanitize_tools = SplitCommas(args["sanitize"].as<std::string>());
   o.sandbox = !args.count("no-sandbox");
   o.worker_program = ExecutablePath();
@@ -125,6 +139,12 @@ Expected<std::vector<OutputFile>> OutputFiles(const cxxopts::ParseResult& args, 
 Status WriteOutput(const OutputFile& file, const std::string& text) {
   if (auto st = WriteFileAtomic(file.path, text); !st) return MakeError(st.error().code, "--" + file.option + ": " + st.error().message);
   return Status::Ok();
+}
+
+Status CheckRange(const std::string& option, double value, double lo, double hi, const std::string& unit) {
+  if (value >= lo && value <= hi) return Status::Ok();
+  return MakeError(ErrorCode::kUsage, "--" + option + " must be " + Number(lo) + " to " + Number(hi) +
+                                          (unit.empty() ? "" : " " + unit) + ", not " + Number(value));
 }
 
 std::vector<std::string> SplitCommas(const std::string& s) {

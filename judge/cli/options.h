@@ -34,6 +34,10 @@ Expected<GradingPolicy> GradingPolicyFor(const Invocation& in);
 
 std::vector<std::string> SplitCommas(const std::string& s);
 
+// A number an option gives must lie in [lo, hi] (NaN never does): "--jobs must be 0 to 1024, not
+// -5". `unit` follows the range ("seconds"); empty for a count.
+Status CheckRange(const std::string& option, double value, double lo, double hi, const std::string& unit = "");
+
 // A file a file option names (--out FILE, --markdown FILE): checked before any work, written after
 // it, whole (WriteFileAtomic). A run that stops on bad input thus costs no file its user had, and
 // a report never lands on the file being graded.

@@ -30,8 +30,17 @@ bool AllPoison(const std::string& bytes) {
 
 }  // namespace
 
-Failure WorkerEnded(const WorkerEvent& ev, const std::string& when, const Limits& limits) {
+Failure WorkerEnded(const WorkerEvent& ev, const std::string& when, const Limits& limits, bool submission_loaded) {
   using Kind = WorkerEvent::Kind;
+  if (!submission_loaded && ev.kind == Kind::kMemoryLimit)
+    return {Verdict::kInternalError, "the judge's worker used more than " + std::to_string(int(limits.host_memory_mb)) +
+                                         " MiB of host memory " + when +
+                                         ", before any submission code ran: the memory limit is too small for the "
+                                         "worker itself (raise --memory-limit-mb or the problem's limits.host_memory_mb)"};
+  if (!submission_loaded && ev.kind != Kind::kInterrupted) {
+    Failure f = WorkerEnded(ev, when, limits);
+    return {Verdict::kInternalError, "the judge's worker failed before any submission code ran: " + f.detail};
+  }
   switch (ev.kind) {
     case Kind::kBroken:
       return {Verdict::kRuntimeError, "the worker's result channel was corrupted " + when + " (" + ev.error +

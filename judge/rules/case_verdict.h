@@ -28,8 +28,11 @@ struct Failure {
 };
 
 // The worker died, broke its channel, went over a limit or was interrupted; `when` says in which
-// step ("during call 3 of solve()"). Not for kTimeout (see TimedOut) or kFrame.
-Failure WorkerEnded(const WorkerEvent& event, const std::string& when, const Limits& limits);
+// step ("during call 3 of solve()"). Not for kTimeout (see TimedOut) or kFrame. Before the
+// submission is loaded (`submission_loaded` false) only the judge's code has run: IE, and a memory
+// limit the worker itself cannot start under says so.
+Failure WorkerEnded(const WorkerEvent& event, const std::string& when, const Limits& limits,
+                    bool submission_loaded = true);
 // No answer within a deadline: the judge's setup (IE) or a call of solve() (TLE, `call` 1-based).
 Failure TimedOut(bool in_call, int call, double setup_limit_seconds, double call_limit_seconds);
 // The worker reported a fault; `calls_done` calls of solve() had returned before it.

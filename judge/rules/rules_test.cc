@@ -71,6 +71,25 @@ TEST(CaseVerdict, AWorkerThatEndsIsDescribedInTheSubmissionsTerms) {
   }
 }
 
+// Found by fuzzing: --memory-limit-mb 1 was MLE, blamed on the submission, while the worker opened
+// the device.
+TEST(CaseVerdict, AWorkerThatEndsBeforeTheSubmissionIsLoadedIsTheJudges) {
+  Limits limits;
+  limits.host_memory_mb = 1;
+  Failure memory = WorkerEnded(WorkerEvent::Of(WorkerEvent::Kind::kMemoryLimit), "while opening the device", limits, false);
+  EXPECT_EQ(memory.verdict, Verdict::kInternalError);
+  EXPECT_TRUE(Has(memory.detail, "more than 1 MiB of host memory while opening the device, before any submission code ran"))
+      << memory.detail;
+  EXPECT_TRUE(Has(memory.detail, "raise --memory-limit-mb")) << memory.detail;
+  WorkerEvent crash = WorkerEvent::Of(WorkerEvent::Kind::kExited);
+  crash.signal = SIGSEGV;
+  EXPECT_EQ(WorkerEnded(crash, "while opening the device", limits, false).verdict, Verdict::kInternalError);
+  EXPECT_EQ(WorkerEnded(WorkerEvent::Of(WorkerEvent::Kind::kInterrupted), "while opening the device", limits, false).verdict,
+            Verdict::kNotRun);
+  EXPECT_EQ(WorkerEnded(WorkerEvent::Of(WorkerEvent::Kind::kMemoryLimit), "while handling load", limits, true).verdict,
+            Verdict::kMemoryLimit);  // the library's constructors are submission code
+}
+
 TEST(CaseVerdict, ATimeoutBeforeTheFirstCallIsTheJudgesAndDuringACallTheSubmissions) {
   EXPECT_EQ(TimedOut(false, 1, 120, 10).verdict, Verdict::kInternalError);
   Failure call = TimedOut(true, 4, 120, 10);

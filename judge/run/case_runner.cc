@@ -32,12 +32,12 @@ std::string VisibleDevice(int n) {
 }
 
 // Why a wait for the worker did not give the message awaited, as a verdict.
-Failure NotHeard(const Heard& heard, const std::string& when, const Limits& limits) {
+Failure NotHeard(const Heard& heard, const std::string& when, const Limits& limits, bool submission_loaded) {
   if (heard.ok()) {
     if (auto* fault = std::get_if<FaultMessage>(&*heard.message)) return Faulted(*fault, 0);
     return Unexpected(KindOf(*heard.message), when);
   }
-  return WorkerEnded(heard.event, when, limits);
+  return WorkerEnded(heard.event, when, limits, submission_loaded);
 }
 
 }  // namespace
@@ -122,7 +122,7 @@ std::optional<Failure> CaseRunner::EnsureWorker() {
   auto started = session_.Start();
   if (!started) return Failure{Verdict::kInternalError, started.error().message};
   if (!started->ok() || KindOf(*started->message) != MessageKind::kDevice)
-    return NotHeard(*started, "while opening the device", problem_.limits);
+    return NotHeard(*started, "while opening the device", problem_.limits, /*submission_loaded=*/false);
   return Load();
 }
 
@@ -147,7 +147,7 @@ std::optional<Failure> CaseRunner::Load() {
   }
   Failure f = heard.event.kind == WorkerEvent::Kind::kTimeout
                   ? Failure{Verdict::kTimeLimit, "while handling load (no answer in " + std::to_string(int(limit)) + " s)"}
-                  : NotHeard(heard, "while handling load", problem_.limits);
+                  : NotHeard(heard, "while handling load", problem_.limits, /*submission_loaded=*/true);
   load_failure_ = WhileLoading(f);
   session_.Kill();
   return load_failure_;
