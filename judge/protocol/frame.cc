@@ -65,6 +65,10 @@ std::string EncodeFrame(const Json& header, const std::string& blob) {
 
 Status WriteFrame(int fd, const Json& header, const std::string& blob) {
   std::string bytes = EncodeFrame(header, blob);
+  if (uint64_t header_len = GetLe(bytes.data(), 4); header_len > kMaxHeaderBytes)
+    return MakeError(ErrorCode::kInternal, "a " + std::string(header.value("type", "")) + " message's header of " +
+                                               std::to_string(header_len) + " bytes is over the protocol's limit of " +
+                                               std::to_string(kMaxHeaderBytes) + " (kMaxHeaderBytes)");
   const char* p = bytes.data();
   size_t left = bytes.size();
   while (left > 0) {
@@ -76,9 +80,14 @@ Status WriteFrame(int fd, const Json& header, const std::string& blob) {
   return Status::Ok();
 }
 
-Expected<Frame> ReadFrame(int fd, uint64_t max_blob_bytes) {
+Expected<std::optional<Frame>> ReadFrame(int fd, uint64_t max_blob_bytes) {
   char prefix[kPrefix];
-  JUDGE_TRY(ReadExactly(fd, prefix, kPrefix));
+  ssize_t first = 0;
+  do first = ::read(fd, prefix, 1);
+  while (first < 0 && errno == EINTR);
+  if (first == 0) return std::optional<Frame>();
+  if (first < 0) return MakeError(ErrorCode::kProtocol, std::strerror(errno));
+  JUDGE_TRY(ReadExactly(fd, prefix + 1, kPrefix - 1));
   uint64_t header_len = GetLe(prefix, 4), blob_len = GetLe(prefix + 4, 8);
   JUDGE_TRY(CheckLengths(header_len, blob_len, max_blob_bytes));
   std::string header(header_len, '\0');
@@ -89,7 +98,7 @@ Expected<Frame> ReadFrame(int fd, uint64_t max_blob_bytes) {
   auto parsed = ParseHeader(header);
   if (!parsed) return parsed.error();
   f.header = std::move(*parsed);
-  return f;
+  return std::optional<Frame>(std::move(f));
 }
 
 Status FrameDecoder::Feed(const char* data, size_t size) {

@@ -6,6 +6,7 @@
 // bounded and headers are validated before use.
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 
 #include "judge/util/expected.h"
@@ -22,10 +23,12 @@ struct Frame {
 };
 
 std::string EncodeFrame(const Json& header, const std::string& blob = "");
-// Blocking write of a whole frame (EINTR-safe).
+// Blocking write of a whole frame (EINTR-safe). A header over kMaxHeaderBytes is not sent: the
+// reader would refuse it, so it is the writer's error (kInternal), said here.
 Status WriteFrame(int fd, const Json& header, const std::string& blob = "");
-// Blocking read of one frame; an error at end of stream or on a malformed frame.
-Expected<Frame> ReadFrame(int fd, uint64_t max_blob_bytes);
+// Blocking read of one frame; nullopt at a clean end of stream (before a frame starts), an error
+// on a malformed or cut frame.
+Expected<std::optional<Frame>> ReadFrame(int fd, uint64_t max_blob_bytes);
 
 // Incremental decoder for the supervisor's poll loop.
 class FrameDecoder {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <functional>
@@ -48,6 +50,56 @@ TEST(Frame, RejectsForgedHeaders) {
     std::string f = frame_of(bad);
     EXPECT_FALSE(d.Feed(f.data(), f.size()).ok()) << bad;
   }
+}
+
+// Found by fuzzing: over 1 MiB of literal testcase values made a correct submission RE ("exited
+// with code 0 before the case started"): the worker could not read the request. Testcases hold
+// kMaxLiteralValues at most, and the largest request they can make fits one header.
+TEST(Frame, TheLargestCaseRequestATestcaseCanMakeFitsOneHeader) {
+  CaseRequest r;
+  r.name = std::string(kMaxCaseNameLength, 'n') + "_unpredictable_size";
+  r.timing = TimingPolicy{1000, 100000, 100000, 86400, 1};
+  const size_t inputs = 5;  // six parameters at most, one of them an output
+  for (size_t i = 0; i < inputs; ++i) {
+    ParamArg in;
+    // The longest a double prints: 24 characters.
+    std::vector<double> values(kMaxLiteralValues / inputs + (i == 0 ? kMaxLiteralValues % inputs : 0), -2.2250738585072014e-308);
+    in.buffer = {std::string(64, 'b') + std::to_string(i), true, DType::kFloat32, int64_t(values.size()),
+                 {InputSpec{values, std::nullopt}}};
+    r.params.push_back(in);
+  }
+  ParamArg out;
+  out.buffer = {std::string(64, 'o'), false, DType::kFloat32, 1 << 30, {}};
+  r.params.push_back(out);
+  Frame f = Encode(r);
+  std::string bytes = EncodeFrame(f.header, f.blob);
+  uint64_t header = 0;
+  for (int i = 0; i < 4; ++i) header |= uint64_t(uint8_t(bytes[size_t(i)])) << (8 * i);
+  EXPECT_LE(header, kMaxHeaderBytes);
+  EXPECT_GT(header, kMaxHeaderBytes / 2) << "the bound is not loose either";
+}
+
+TEST(Frame, AHeaderOverTheLimitIsTheWritersErrorAndNeverSent) {
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_NONBLOCK), 0);
+  Status st = WriteFrame(fds[1], {{"type", "case"}, {"values", std::string(kMaxHeaderBytes, 'x')}});
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, ErrorCode::kInternal);
+  EXPECT_NE(st.error().message.find("over the protocol's limit of 1048576 (kMaxHeaderBytes)"), std::string::npos)
+      << st.error().message;
+  char c;
+  EXPECT_EQ(::read(fds[0], &c, 1), -1) << "nothing was written";
+  // A reader tells a clean end of stream from a frame it cannot read.
+  std::string huge("\xff\xff\xff\x7f\0\0\0\0\0\0\0\0", 12);
+  ASSERT_EQ(::write(fds[1], huge.data(), huge.size()), ssize_t(huge.size()));
+  ::close(fds[1]);
+  ::fcntl(fds[0], F_SETFL, 0);
+  auto bad = ReadFrame(fds[0], 0);
+  EXPECT_FALSE(bad.ok());
+  auto end = ReadFrame(fds[0], 0);
+  ASSERT_TRUE(end.ok());
+  EXPECT_FALSE(end->has_value());
+  ::close(fds[0]);
 }
 
 // Found by fuzzing: a submission throwing an exception whose message is not UTF-8 killed the

@@ -2,6 +2,7 @@
 #include "judge/testcase/testcase.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -36,6 +37,7 @@ Expected<std::vector<double>> ParseNumbers(const Json& arr, const JsonContext& c
 
 Expected<GeneratorSpec> ParseGenerator(const Json& j, const JsonContext& ctx) {
   GeneratorSpec g;
+  JUDGE_TRY(RejectUnknownKeys(j, {"dist", "low", "high", "mean", "stddev", "value", "start", "step", "seed", "head"}, ctx));
   auto dist = GetString(j, "dist", ctx);
   if (!dist) return dist.error();
   if (!kDistributions.count(*dist))
@@ -56,6 +58,10 @@ Expected<GeneratorSpec> ParseGenerator(const Json& j, const JsonContext& ctx) {
     *f.dst = *v;
   }
   if (g.low > g.high) return ctx.Fail("low > high");
+  if (g.dist == "uniform_int" && (std::floor(g.low) != g.low || std::floor(g.high) != g.high))
+    return ctx.Fail("uniform_int draws integers from low to high inclusive: give integer bounds, not " + Json(g.low).dump() +
+                    " and " + Json(g.high).dump());
+  if (g.stddev < 0) return ctx.Child("stddev").Fail("must not be negative, got " + Json(g.stddev).dump());
   if (j.contains("head")) {
     auto head = GetArray(j, "head", ctx);
     if (!head) return head.error();
@@ -77,18 +83,30 @@ std::pair<double, double> GeneratorRange(const GeneratorSpec& g, int64_t count) 
   return {lo, hi};
 }
 
+// Every value the buffer would hold must be one its dtype can hold (problem.h's DTypeHolds).
+Status CheckHeld(const std::vector<double>& values, const Param& p, const JsonContext& ctx) {
+  for (size_t i = 0; i < values.size(); ++i)
+    if (!DTypeHolds(p.dtype, values[i]))
+      return ctx.Index(i).Fail(Json(values[i]).dump() + " does not fit " + p.name + ": " + DTypeLimits(p.dtype));
+  return Status::Ok();
+}
+
 Status ValidateInput(const InputSpec& spec, const Param& p, int64_t count, const JsonContext& ctx) {
   if (spec.values && int64_t(spec.values->size()) != count)
     return ctx.Child("values").Fail("has " + std::to_string(spec.values->size()) + " elements but " + p.name +
                                     " needs " + p.size_expr + " = " + std::to_string(count));
   if (spec.generate && int64_t(spec.generate->head.size()) > count)
     return ctx.Child("generate.head").Fail("longer than the buffer (" + std::to_string(count) + ")");
+  if (spec.values) JUDGE_TRY(CheckHeld(*spec.values, p, ctx.Child("values")));
+  if (spec.generate) JUDGE_TRY(CheckHeld(spec.generate->head, p, ctx.Child("generate").Child("head")));
   double lo = 0, hi = 0;
   if (spec.values && !spec.values->empty()) {
     auto [mn, mx] = std::minmax_element(spec.values->begin(), spec.values->end());
     lo = *mn; hi = *mx;
   } else if (spec.generate) {
     std::tie(lo, hi) = GeneratorRange(*spec.generate, count);
+    if (!DTypeHolds(p.dtype, lo) || !DTypeHolds(p.dtype, hi))
+      return ctx.Child("generate").Fail("its values reach [" + Json(lo).dump() + ", " + Json(hi).dump() + "]: " + DTypeLimits(p.dtype));
   }
   if ((p.value_min && lo < *p.value_min) || (p.value_max && hi > *p.value_max))
     return ctx.Fail("values reach [" + std::to_string(lo) + ", " + std::to_string(hi) + "], outside the problem's range for " + p.name);
@@ -103,6 +121,7 @@ Expected<CaseKind> ParseKind(const std::string& s, const JsonContext& ctx) {
 
 Expected<Case> ParseCase(const Json& j, const JsonContext& ctx, const Problem& problem) {
   Case c;
+  JUDGE_TRY(RejectUnknownKeys(j, {"name", "kind", "note", "scalars", "inputs"}, ctx));
   auto name = GetString(j, "name", ctx);
   auto kind = GetString(j, "kind", ctx, "functional");
   auto scalars = GetObject(j, "scalars", ctx);
@@ -111,11 +130,14 @@ Expected<Case> ParseCase(const Json& j, const JsonContext& ctx, const Problem& p
   if (!kind) return kind.error();
   if (!scalars) return scalars.error();
   if (!inputs) return inputs.error();
+  if (auto st = CheckCaseName(*name); !st) return ctx.Child("name").Fail(st.error().message);
   c.name = *name;
   auto k = ParseKind(*kind, ctx.Child("kind"));
   if (!k) return k.error();
   c.kind = *k;
-  c.note = GetString(j, "note", ctx, "").value();
+  auto note = GetString(j, "note", ctx, "");
+  if (!note) return note.error();
+  c.note = *note;
   for (auto it = (*scalars)->begin(); it != (*scalars)->end(); ++it) {
     auto v = GetInteger(**scalars, it.key(), ctx.Child("scalars"));
     if (!v) return v.error();
@@ -125,6 +147,7 @@ Expected<Case> ParseCase(const Json& j, const JsonContext& ctx, const Problem& p
   // A size the problem cannot evaluate here is problem.json's to fix: its error names that file.
   if (auto st = problem.CheckSizes(c.scalars); !st)
     return MakeError(st.error().code, st.error().message + " (case \"" + c.name + "\" of " + ctx.file() + ")");
+  size_t literals = 0;
   for (const Param& p : problem.params) {
     if (!p.is_buffer || p.role != Role::kInput) continue;
     JsonContext ic = ctx.Child("inputs").Child(p.name);
@@ -133,6 +156,11 @@ Expected<Case> ParseCase(const Json& j, const JsonContext& ctx, const Problem& p
     auto spec = ParseInputSpec(**spec_json, ic);
     if (!spec) return spec.error();
     if (auto st = ValidateInput(*spec, p, problem.ElementCount(p, c.scalars).value(), ic); !st) return st.error();
+    if (spec->values && (literals += spec->values->size()) > kMaxLiteralValues)
+      return ic.Child("values").Fail("the case's literal values number " + std::to_string(literals) + ", more than the " +
+                                     std::to_string(kMaxLiteralValues) +
+                                     " a case may hold (they travel to the worker in one message of at most 1 MiB): "
+                                     "give large inputs as a generator (\"generate\": {...})");
     c.inputs[p.name] = *spec;
   }
   for (auto it = (*inputs)->begin(); it != (*inputs)->end(); ++it) {
@@ -145,9 +173,23 @@ Expected<Case> ParseCase(const Json& j, const JsonContext& ctx, const Problem& p
 
 }  // namespace
 
+Status CheckCaseName(const std::string& name) {
+  const bool ok = !name.empty() && name.size() <= kMaxCaseNameLength &&
+                  std::all_of(name.begin(), name.end(), [](char ch) {
+                    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.';
+                  });
+  if (ok) return Status::Ok();
+  // Quoted as JSON: the name may hold control characters, and errors go to a terminal.
+  std::string shown = Json(name.substr(0, kMaxCaseNameLength + 1)).dump(-1, ' ', false, Json::error_handler_t::replace);
+  return MakeError(ErrorCode::kBadInput, "a case name is 1 to " + std::to_string(kMaxCaseNameLength) +
+                                             " letters, digits, '_', '-' and '.', not " + shown +
+                                             (name.size() > kMaxCaseNameLength ? " (cut here)" : ""));
+}
+
 Expected<InputSpec> ParseInputSpec(const Json& j, const JsonContext& ctx) {
   InputSpec spec;
   if (!j.is_object()) return ctx.Fail("expected {\"values\": [...]} or {\"generate\": {...}}, got " + JsonTypeName(j));
+  JUDGE_TRY(RejectUnknownKeys(j, {"values", "generate"}, ctx));
   bool has_values = j.contains("values"), has_gen = j.contains("generate");
   if (has_values == has_gen) return ctx.Fail("give exactly one of \"values\" (a literal array) or \"generate\" (a generator spec)");
   if (has_values) {
@@ -178,6 +220,7 @@ Expected<std::vector<Case>> LoadTestcaseFile(const std::string& path, const Prob
   auto root = ParseJsonFile(path);
   if (!root) return root.error();
   JsonContext ctx(path, "");
+  JUDGE_TRY(RejectUnknownKeys(*root, {"schema_version", "problem", "description", "cases"}, ctx));
   auto pname = GetString(*root, "problem", ctx);
   if (!pname) return pname.error();
   if (*pname != problem.name) return ctx.Child("problem").Fail("file is for problem \"" + *pname + "\", not \"" + problem.name + "\"");

@@ -42,6 +42,17 @@ struct Case {
   bool IsPerformance() const { return kind == CaseKind::kPerformance; }
 };
 
+// A case name is 1 to kMaxCaseNameLength letters, digits, '_', '-' and '.': it is printed in
+// tables, on terminals (no escape sequences) and in XML attributes, and --cases matches pieces of
+// it. The one rule for a name the judge accepts.
+inline constexpr size_t kMaxCaseNameLength = 64;
+Status CheckCaseName(const std::string& name);
+
+// Literal values travel to the worker in the case request's JSON header, which the protocol bounds
+// (kMaxHeaderBytes, 1 MiB): a case holds at most this many, each at most 25 characters there
+// (protocol_test holds the two to each other). Larger inputs are generators.
+inline constexpr size_t kMaxLiteralValues = 32768;
+
 Expected<InputSpec> ParseInputSpec(const Json& j, const JsonContext& ctx);
 Json InputSpecToJson(const InputSpec& spec);
 

@@ -110,8 +110,12 @@ int RunWorker(int in_fd, int out_fd) {
   Worker worker(out_fd);
   for (;;) {
     auto frame = ReadFrame(in_fd, kMaxRequestBlob);
-    if (!frame) return 0;  // the judge closed the pipe: done
-    auto request = Decode(*frame);
+    if (frame && !*frame) return 0;  // the judge closed the pipe: done
+    if (!frame) {  // the judge's fault, said as such: never a silent exit the submission is blamed for
+      worker.Fault(FaultPhase::kProtocol, "the judge's request cannot be read: " + frame.error().message);
+      return 3;
+    }
+    auto request = Decode(**frame);
     if (!request) {
       worker.Fault(FaultPhase::kProtocol, request.error().message);
       return 3;

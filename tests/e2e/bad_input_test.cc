@@ -229,5 +229,24 @@ TEST_F(BadInput, LimitsOutsideTheirRangeAreUsageErrorsNamingTheRange) {
   for (const Row& r : rows) EXPECT_USAGE_ERROR(RunJudgeExactly(r.args, 60), r.error);
 }
 
+// Found by fuzzing: more than 1 MiB of literal values made a correct submission RE ("exited with
+// code 0 before the case started"): the worker could not read the case request.
+TEST_F(BadInput, LiteralValuesAreBoundedAtLoadAndTheMostAllowedAreJudged) {
+  auto literal_case = [](const std::string& name, size_t n) {
+    std::string values;
+    for (size_t i = 0; i < n; ++i) values += (i ? ",-0.123456789012345678" : "-0.123456789012345678");
+    return "{\"name\": \"" + name + "\", \"scalars\": {\"N\": " + std::to_string(n) +
+           "}, \"inputs\": {\"input\": {\"values\": [" + values + "]}}}";
+  };
+  Write("most/cases.json", "{\"problem\": \"reduction\", \"cases\": [" + literal_case("most", 32768) + "]}");
+  JudgeRun most = RunJudgeExactly(Run(Good(), {"--testcases", Path("most")}), 120);
+  EXPECT_EQ(most.exit_code, 0) << most.output;
+  Write("over/cases.json", "{\"problem\": \"reduction\", \"cases\": [" + literal_case("over", 60000) + "]}");
+  EXPECT_USAGE_ERROR(RunJudgeExactly(Run(Good(), {"--testcases", Path("over")}), 60),
+                     Path("over/cases.json") +
+                         ": cases[0].inputs.input.values: the case's literal values number 60000, more "
+                         "than the 32768 a case may hold");
+}
+
 }  // namespace
 }  // namespace judge::testing
