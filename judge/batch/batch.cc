@@ -94,14 +94,29 @@ Status WriteEntry(const BatchEntry& e, const GradingPolicy& grading, const fs::p
   return WriteText(dir / "report.json", ReportToJson(e.report).dump(2) + "\n");
 }
 
+struct EntryMeta {
+  std::string name, key;
+};
+
+Expected<EntryMeta> ReadEntryMeta(const fs::path& dir) {
+  const std::string file = (dir / "entry.json").string();
+  auto meta = ParseJsonFile(file);
+  if (!meta) return meta.error();
+  auto name = GetString(*meta, "name", JsonContext(file, ""));
+  auto key = GetString(*meta, "key", JsonContext(file, ""));
+  if (!name) return name.error();
+  if (!key) return key.error();
+  return EntryMeta{*name, *key};
+}
+
 Expected<BatchEntry> ReadEntry(const fs::path& dir) {
-  auto meta = ParseJsonFile((dir / "entry.json").string());
+  auto meta = ReadEntryMeta(dir);
   if (!meta) return meta.error();
   auto json = ParseJsonFile((dir / "report.json").string());
   if (!json) return json.error();
   auto report = ReportFromJson(*json);
   if (!report) return MakeError(report.error().code, (dir / "report.json").string() + ": " + report.error().message);
-  return BatchEntry{meta->value("name", ""), meta->value("key", ""), dir.filename().string(), std::move(*report)};
+  return BatchEntry{meta->name, meta->key, dir.filename().string(), std::move(*report)};
 }
 
 std::string Clock(double seconds) {
@@ -230,11 +245,14 @@ Expected<BatchPlan> PlanBatch(const BatchOptions& b, const std::vector<Submissio
       std::string n = old.path().filename().string();
       bool same_prefix = n != e.dir && n.size() == e.dir.size() && n.compare(0, n.size() - 12, e.dir, 0, e.dir.size() - 12) == 0;
       if (!same_prefix) continue;
-      auto meta = ParseJsonFile((old.path() / "entry.json").string());
-      if (meta && meta->value("name", "") == name) fs::remove_all(old.path(), ec);  // two names may share a folder prefix
+      auto meta = ReadEntryMeta(old.path());
+      if (meta && meta->name == name) fs::remove_all(old.path(), ec);  // two names may share a folder prefix
     }
     auto kept = b.force ? Expected<BatchEntry>(MakeError(ErrorCode::kIo, "forced")) : ReadEntry(subs / e.dir);
-    if (kept && kept->key == e.key) plan.kept.push_back(std::move(*kept));
+    if (kept && kept->key == e.key) {
+      kept->kept = true;
+      plan.kept.push_back(std::move(*kept));
+    }
     else plan.todo.push_back({std::move(e), path});
   }
   return plan;
@@ -336,7 +354,7 @@ Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Pen
 
 }  // namespace
 
-Expected<std::vector<BatchEntry>> RunBatch(const BatchOptions& b) {
+Expected<BatchResult> RunBatch(const BatchOptions& b) {
   auto files = ShardSubmissions(b);
   if (!files) return files.error();
   fs::path subs = fs::path(b.out_dir) / "submissions";
@@ -353,9 +371,12 @@ Expected<std::vector<BatchEntry>> RunBatch(const BatchOptions& b) {
   }
   if (!plan->todo.empty()) JUDGE_TRY(GradePending(b, subs, plan->todo, entries, progress));
   std::sort(entries.begin(), entries.end(), [](const BatchEntry& x, const BatchEntry& y) { return x.name < y.name; });
-  if (b.shard_count == 1 && !(b.run.interrupted && b.run.interrupted->load()))
-    JUDGE_TRY(WriteBatchFiles(entries, b.grading, b.out_dir));
-  return entries;
+  BatchResult result{std::move(entries), false};
+  if (b.shard_count == 1 && !(b.run.interrupted && b.run.interrupted->load())) {
+    JUDGE_TRY(WriteBatchFiles(result.entries, b.grading, b.out_dir));
+    result.batch_files_written = true;
+  }
+  return result;
 }
 
 Expected<std::vector<BatchEntry>> LoadEntries(const std::vector<std::string>& dirs) {
@@ -368,7 +389,9 @@ Expected<std::vector<BatchEntry>> LoadEntries(const std::vector<std::string>& di
     for (const auto& e : fs::directory_iterator(subs, ec)) {
       if (!fs::exists(e.path() / "report.json")) continue;  // interrupted before it finished
       auto entry = ReadEntry(e.path());
-      if (!entry) return entry.error();
+      if (!entry)  // PlanBatch grades again a result it cannot read
+        return MakeError(entry.error().code, entry.error().message + "; re-running the `judge batch` that wrote " + d +
+                                                 " (same inputs, same --out) grades that submission again and repairs it");
       auto it = by_name.find(entry->name);
       if (it == by_name.end() || it->second.report.started_at < entry->report.started_at) by_name[entry->name] = std::move(*entry);
     }

@@ -27,6 +27,7 @@ struct BatchEntry {
   std::string key;   // sha256 of what the result depends on
   std::string dir;   // its folder under OUT/submissions
   RunReport report;
+  bool kept = false;  // graded by an earlier run with the same key, not by this one
 };
 
 struct LeaderboardRow {
@@ -83,9 +84,14 @@ std::vector<T> ShardOf(const std::vector<T>& items, int index, int count) {
 inline constexpr int kMaxShards = 100000;
 Status ParseShard(const std::string& text, int* index, int* count);
 
+struct BatchResult {
+  std::vector<BatchEntry> entries;  // every entry of this run, kept ones included
+  bool batch_files_written = false;  // not for a shard, nor after an interruption
+};
+
 // Grades the inputs (this shard's share) and writes per-submission folders; an unsharded batch
-// also writes the batch files. Returns every entry of this run, reused ones included.
-Expected<std::vector<BatchEntry>> RunBatch(const BatchOptions& options);
+// that was not interrupted also writes the batch files.
+Expected<BatchResult> RunBatch(const BatchOptions& options);
 
 // Reads the per-submission results of one or more results folders (deduplicated by key).
 Expected<std::vector<BatchEntry>> LoadEntries(const std::vector<std::string>& dirs);

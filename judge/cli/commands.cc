@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -208,15 +209,25 @@ Expected<int> BatchCommand(const Invocation& in) {
   if (!grading) return grading.error();
   b.grading = *grading;
   if (!args.count("quiet")) b.on_progress = [](const BatchProgress& p) { std::fprintf(stderr, "%s\n", p.line.c_str()); };
-  auto entries = RunBatch(b);
-  if (!entries) return entries.error();
-  if (b.shard_count > 1)
-    std::cerr << "shard " << b.shard_index << "/" << b.shard_count << ": " << entries->size() << " submission(s) in " << b.out_dir
-              << "/submissions; when every shard is done: judge merge <their results folders> --out <folder>\n";
-  else
-    std::cerr << entries->size() << " submission(s); leaderboard and reports in " << b.out_dir
+  auto batch = RunBatch(b);
+  if (!batch) return batch.error();
+  const std::vector<BatchEntry>& entries = batch->entries;
+  const std::string subs = b.out_dir + "/submissions";
+  // Only what this run wrote.
+  if (batch->batch_files_written) {
+    std::cerr << entries.size() << " submission(s); leaderboard and reports in " << b.out_dir
               << " (report.html, leaderboard.md, junit.xml, batch.json, scores.csv)\n";
-  return BatchExit(*entries, args);
+  } else if (Interrupted()) {
+    size_t graded = size_t(std::count_if(entries.begin(), entries.end(), [](const BatchEntry& e) { return !e.kept; }));
+    std::cerr << "interrupted: " << graded << " submission(s) graded and written to " << subs
+              << (graded < entries.size() ? " (" + std::to_string(entries.size() - graded) + " more kept from earlier)" : "")
+              << (b.shard_count > 1 ? "" : "; no leaderboard or batch reports were written")
+              << ": run the same command again to grade the rest\n";
+  } else {
+    std::cerr << "shard " << b.shard_index << "/" << b.shard_count << ": " << entries.size() << " submission(s) in " << subs
+              << "; when every shard is done: judge merge <their results folders> --out <folder>\n";
+  }
+  return BatchExit(entries, args);
 }
 
 void AddMergeOptions(cxxopts::Options& opts) {

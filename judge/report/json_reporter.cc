@@ -112,6 +112,14 @@ double Number(const Json& j, const char* key) {
   return it != j.end() && it->is_number() ? it->get<double>() : 0.0;  // null (non-finite) reads as 0
 }
 
+// A section of the report, or an empty one: a report read back is input (merge), and a const
+// Json's operator[] may not be asked for a key it lacks.
+const Json& Member(const Json& j, const char* key) {
+  static const Json kEmpty = Json::object();
+  auto it = j.find(key);
+  return it != j.end() ? *it : kEmpty;
+}
+
 std::string Text(const Json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
@@ -215,16 +223,16 @@ Expected<RunReport> ReportFromJson(const Json& j) {
     r.judge_version = Text(j, "judge_version");
     r.started_at = Text(j, "started_at");
     r.seconds = Number(j, "seconds");
-    r.submission_path = Text(j["submission"], "path");
-    r.submission_sha256 = Text(j["submission"], "sha256");
-    r.problem = Text(j["problem"], "name");
-    r.tolerance = Tolerance{Number(j["problem"], "atol"), Number(j["problem"], "rtol")};
+    r.submission_path = Text(Member(j, "submission"), "path");
+    r.submission_sha256 = Text(Member(j, "submission"), "sha256");
+    r.problem = Text(Member(j, "problem"), "name");
+    r.tolerance = Tolerance{Number(Member(j, "problem"), "atol"), Number(Member(j, "problem"), "rtol")};
     r.verdict = VerdictFromShort(Text(j, "verdict")).value_or(Verdict::kInternalError);
     r.exit_code = ExitCode(j.value("exit_code", int(ExitCode::kInternalError)));
     r.message = Text(j, "message");
     if (j.contains("warnings")) r.warnings = j["warnings"].get<std::vector<std::string>>();
     r.protections = SandboxReportFromJson(j.value("protections", Json::array()));
-    const Json& b = j["build"];
+    const Json& b = Member(j, "build");
     r.build.attempted = b.value("attempted", false);
     r.build.ok = b.value("ok", false);
     r.build.prebuilt = b.value("prebuilt", false);
@@ -236,8 +244,8 @@ Expected<RunReport> ReportFromJson(const Json& j) {
     r.build.log = Text(b, "log");
     r.build.cache_key = Text(b, "cache_key");
     for (const auto& c : j.at("cases")) r.cases.push_back(CaseFromJson(c));
-    r.ceiling_gbps = Number(j["bandwidth"], "ceiling_gbps");
-    r.ceiling_source = Text(j["bandwidth"], "ceiling_source");
+    r.ceiling_gbps = Number(Member(j, "bandwidth"), "ceiling_gbps");
+    r.ceiling_source = Text(Member(j, "bandwidth"), "ceiling_source");
     if (j.contains("device") && j["device"].is_object()) r.device = DeviceInfoFromJson(j["device"]);
     if (!r.cases.empty() && r.cases.front().event.count) r.flush_mode = Text(j["cases"][0]["timing"], "l2_flush");
     for (const auto& s : j.value("sanitizers", Json::array()))

@@ -167,6 +167,16 @@ TEST(ReportText, EveryFormatCarriesTextThatWasNotUtf8) {
   }
 }
 
+// A report read back is input (judge merge): one without its sections reads with defaults instead
+// of reading past the end of an object (a const Json's operator[] asked for a key it lacks).
+TEST(JsonReport, AReportWithoutItsSectionsReadsBackWithDefaults) {
+  auto r = ReportFromJson(
+      Json{{"schema", "gpu-judge.report"}, {"schema_version", kReportSchemaVersion}, {"cases", Json::array()}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->submission_path, "");
+  EXPECT_EQ(r->build.log, "");
+}
+
 TEST(Format, HumanQuantities) {
   EXPECT_EQ(FormatMs(0.0196), "19.60 us");
   EXPECT_EQ(FormatMs(7.4), "7.40 ms");

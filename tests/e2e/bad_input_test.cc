@@ -2,14 +2,19 @@
 // Bad input found by fuzzing the judge ("Untrusted submissions, round two", item 6): each test
 // holds one finding to its fix. Bad input is exit 2 with a message that names the file and field
 // or the option; it never crashes the judge, hangs it, or costs a file it was not asked to write.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <thread>
 
 #include "judge/util/fs.h"
 #include "judge/util/utf8.h"
@@ -246,6 +251,69 @@ TEST_F(BadInput, LiteralValuesAreBoundedAtLoadAndTheMostAllowedAreJudged) {
                      Path("over/cases.json") +
                          ": cases[0].inputs.input.values: the case's literal values number 60000, more "
                          "than the 32768 a case may hold");
+}
+
+// Found by fuzzing: after Ctrl-C, batch claimed the leaderboard and reports it had not written.
+TEST_F(BadInput, AnInterruptedBatchSaysOnlyWhatItWrote) {
+  Write("students/hang.cc", Text(SourcePath("tests/adversarial/host_hang.cc")));
+  const std::string log = Path("batch.log");
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    execl(JUDGE_BINARY, JUDGE_BINARY, "batch", Path("students").c_str(), "--out", Path("out").c_str(), "--device",
+          "host", "--root", JUDGE_SOURCE_DIR, "--testcases", SourcePath("tests/e2e/testcases/reduction").c_str(),
+          "--call-timeout", "60", "--cache-dir", JUDGE_TEST_CACHE_DIR, nullptr);
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(3000));  // inside the hanging call
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  std::string said = Text(log);
+  EXPECT_NE(said.find("interrupted: 0 submission(s) graded and written to " + Path("out") +
+                      "/submissions; no leaderboard or "
+                      "batch reports were written: run the same command again to grade the rest"),
+            std::string::npos)
+      << said;
+  EXPECT_EQ(said.find("leaderboard and reports in"), std::string::npos) << said;
+  EXPECT_FALSE(fs::exists(Path("out/batch.json")));
+}
+
+// Found by fuzzing `judge merge`: an entry.json that is an array was exit 4 without the file's
+// name; a read-only --out was exit 4 without the reason; a truncated report.json stopped the merge
+// without saying that rerunning the batch repairs it.
+TEST_F(BadInput, MergeNamesTheBrokenFileAndHowToRepairIt) {
+  Write("students/alice.cc", Text(Good()));
+  std::vector<std::string> batch = {
+      "batch",   Path("students"), "--out",          Path("r0"),           "--device",
+      "host",    "--root",         JUDGE_SOURCE_DIR, "--testcases",        SourcePath("tests/e2e/testcases/reduction"),
+      "--cases", "example",        "--cache-dir",    JUDGE_TEST_CACHE_DIR, "-q"};
+  ASSERT_EQ(RunJudgeExactly(batch, 120).exit_code, 0);
+  fs::path entry = fs::directory_iterator(Path("r0/submissions"))->path();
+  auto merge = [&] { return RunJudgeExactly({"merge", Path("r0"), "--out", Path("merged")}, 60); };
+  std::string meta = Text((entry / "entry.json").string());
+  std::ofstream(entry / "entry.json") << "[1, 2]";
+  EXPECT_USAGE_ERROR(merge(), (entry / "entry.json").string() + ": (top level): expected an object, got an array");
+  std::ofstream(entry / "entry.json") << meta;
+  std::string report = Text((entry / "report.json").string());
+  std::ofstream(entry / "report.json") << report.substr(0, report.size() / 2);
+  JudgeRun truncated = merge();
+  EXPECT_USAGE_ERROR(truncated, (entry / "report.json").string());
+  EXPECT_USAGE_ERROR(truncated, "invalid JSON");
+  EXPECT_USAGE_ERROR(truncated, "re-running the `judge batch` that wrote " + Path("r0") +
+                                    " (same inputs, same --out) grades that submission again and repairs it");
+  ASSERT_EQ(RunJudgeExactly(batch, 120).exit_code, 0);  // as said
+  EXPECT_EQ(merge().exit_code, 0);
+  JudgeRun readonly = RunJudgeExactly({"merge", Path("r0"), "--out", "/sys/kernel/judge-merge"}, 60);
+  EXPECT_EQ(readonly.exit_code, 4) << readonly.output;
+  EXPECT_NE(readonly.output.find("/sys/kernel/judge-merge"), std::string::npos) << readonly.output;
+  EXPECT_TRUE(readonly.output.find("Permission denied") != std::string::npos ||
+              readonly.output.find("Operation not permitted") != std::string::npos)
+      << readonly.output;
 }
 
 }  // namespace
