@@ -272,7 +272,7 @@ Expected<Problem> LoadProblem(const std::string& problems_root, const std::strin
   if (!fs::exists(file, ec)) {
     std::string known;
     for (const auto& n : ListProblems(problems_root)) known += (known.empty() ? "" : ", ") + n;
-    return MakeError(ErrorCode::kUsage, "unknown problem \"" + name + "\": no " + file +
+    return MakeError(ErrorCode::kUsage, "unknown problem \"" + name + "\" (--problem): no " + file +
                                             (known.empty() ? "" : " (known problems: " + known + ")"));
   }
   auto root = ParseJsonFile(file);
