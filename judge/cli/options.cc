@@ -12,6 +12,7 @@
 
 #include "judge/problem/problem.h"
 #include "judge/util/fs.h"
+#include "judge/util/range.h"
 
 namespace judge::cli {
 namespace {
@@ -19,12 +20,6 @@ namespace {
 template <typename T>
 void ReadIfGiven(const cxxopts::ParseResult& args, const std::string& name, T& into) {
   if (args.count(name)) into = args[name].as<T>();
-}
-
-std::string Number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
 }
 
 // The option's value when given, checked against the range problem.json's limit has too.
@@ -142,9 +137,9 @@ Status WriteOutput(const OutputFile& file, const std::string& text) {
 }
 
 Status CheckRange(const std::string& option, double value, double lo, double hi, const std::string& unit) {
-  if (value >= lo && value <= hi) return Status::Ok();
-  return MakeError(ErrorCode::kUsage, "--" + option + " must be " + Number(lo) + " to " + Number(hi) +
-                                          (unit.empty() ? "" : " " + unit) + ", not " + Number(value));
+  std::string why = OutsideRange(value, lo, hi, unit);
+  if (why.empty()) return Status::Ok();
+  return MakeError(ErrorCode::kUsage, "--" + option + " " + why);
 }
 
 std::vector<std::string> SplitCommas(const std::string& s) {

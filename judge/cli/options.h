@@ -34,8 +34,8 @@ Expected<GradingPolicy> GradingPolicyFor(const Invocation& in);
 
 std::vector<std::string> SplitCommas(const std::string& s);
 
-// A number an option gives must lie in [lo, hi] (NaN never does): "--jobs must be 0 to 1024, not
-// -5". `unit` follows the range ("seconds"); empty for a count.
+// A number an option gives must lie in [lo, hi] (util/range's rule): "--jobs must be 0 to 1024,
+// not -5". `unit` follows the range ("seconds"); empty for a count.
 Status CheckRange(const std::string& option, double value, double lo, double hi, const std::string& unit = "");
 
 // A file a file option names (--out FILE, --markdown FILE): checked before any work, written after

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "judge/util/json_fields.h"
+#include "judge/util/range.h"
 
 namespace judge {
 namespace fs = std::filesystem;
@@ -111,23 +112,18 @@ bool IsIdentifier(const std::string& s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
-// A number field that must lie in [lo, hi] (NaN never does).
+// Number fields held to a range (util/range's rule).
 Expected<double> GetNumberIn(const Json& obj, const std::string& key, const JsonContext& ctx, double lo, double hi,
                              const std::string& unit, std::optional<double> fallback = std::nullopt) {
   auto v = GetNumber(obj, key, ctx, fallback);
-  if (v && !(*v >= lo && *v <= hi)) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "must be %g to %g%s%s, not %g", lo, hi, unit.empty() ? "" : " ", unit.c_str(), *v);
-    return ctx.Child(key).Fail(buf);
-  }
+  if (std::string why = v ? OutsideRange(*v, lo, hi, unit) : ""; !why.empty()) return ctx.Child(key).Fail(why);
   return v;
 }
 
 Expected<int64_t> GetIntegerIn(const Json& obj, const std::string& key, const JsonContext& ctx, int64_t lo, int64_t hi,
                                std::optional<int64_t> fallback = std::nullopt) {
   auto v = GetInteger(obj, key, ctx, fallback);
-  if (v && (*v < lo || *v > hi))
-    return ctx.Child(key).Fail("must be " + std::to_string(lo) + " to " + std::to_string(hi) + ", not " + std::to_string(*v));
+  if (std::string why = v ? OutsideRange(double(*v), double(lo), double(hi)) : ""; !why.empty()) return ctx.Child(key).Fail(why);
   return v;
 }
 

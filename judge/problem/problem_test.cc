@@ -138,7 +138,7 @@ TEST_F(ProblemJson, RangesTolerancesAndLimitsAreCheckedAtLoadNamingTheField) {
        "signature[2].max: must be -2147483648 to 2147483647, not 4294967304"},
       {[](Json& j) { j["signature"][2]["min"] = 10, j["signature"][2]["max"] = 5; }, "signature[2]: min (10) is above max (5)"},
       {[](Json& j) { j["limits"]["call_seconds"] = 0; }, "limits.call_seconds: must be 0.001 to 86400 seconds, not 0"},
-      {[](Json& j) { j["limits"]["host_memory_mb"] = 1; }, "limits.host_memory_mb: must be 64 to 1.67772e+07 MiB, not 1"},
+      {[](Json& j) { j["limits"]["host_memory_mb"] = 1; }, "limits.host_memory_mb: must be 64 to 16777216 MiB, not 1"},
       {[](Json& j) { j["timing"]["performance"]["warmup_calls"] = -1; },
        "timing.performance.warmup_calls: must be 0 to 1000, not -1"},
       {[](Json& j) { j["tolerence"] = j["tolerance"]; }, "(top level): unknown key \"tolerence\": did you mean \"tolerance\"?"},

@@ -220,14 +220,14 @@ TEST_F(BadInput, LimitsOutsideTheirRangeAreUsageErrorsNamingTheRange) {
       {Run(Good(), {"--call-timeout", "0"}), "--call-timeout must be 0.001 to 86400 seconds, not 0"},
       {Run(Good(), {"--call-timeout", "-5"}), "--call-timeout must be 0.001 to 86400 seconds, not -5"},
       {Run(Good(), {"--call-timeout", "1e18"}), "--call-timeout must be 0.001 to 86400 seconds, not 1e+18"},
-      {Run(Good(), {"--memory-limit-mb", "0"}), "--memory-limit-mb must be 64 to 1.67772e+07 MiB, not 0"},
-      {Run(Good(), {"--memory-limit-mb", "-1"}), "--memory-limit-mb must be 64 to 1.67772e+07 MiB, not -1"},
-      {Run(Good(), {"--memory-limit-mb", "1"}), "--memory-limit-mb must be 64 to 1.67772e+07 MiB, not 1"},
+      {Run(Good(), {"--memory-limit-mb", "0"}), "--memory-limit-mb must be 64 to 16777216 MiB, not 0"},
+      {Run(Good(), {"--memory-limit-mb", "-1"}), "--memory-limit-mb must be 64 to 16777216 MiB, not -1"},
+      {Run(Good(), {"--memory-limit-mb", "1"}), "--memory-limit-mb must be 64 to 16777216 MiB, not 1"},
       {{"batch", students, "--device", "host", "--jobs", "-5"}, "--jobs must be 0 to 1024, not -5"},
       {{"batch", students, "--device", "host", "--shard", "0/99999999999"},
        "--shard takes I/N with 0 <= I < N <= 100000"},
       {{"compare", Good(), Good(), "--device", "host", "--rounds", "100000000"},
-       "--rounds must be 2 to 1000, not 1e+08"},
+       "--rounds must be 2 to 1000, not 100000000"},
       {Run(Good(), {"--timing-processes", "x"}), "--timing-processes: Argument"},  // cxxopts names only the value
       {Run(Good(), {"--call-timeout=soon"}), "--call-timeout: Argument"},
   };
