@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include <iostream>
 #include <map>
 #include <random>
+#include <set>
 
 #include "judge/util/fs.h"
 #include "tests/judge_cli.h"
@@ -198,6 +200,8 @@ class Fuzz : public ::testing::Test {
         if (!at.empty() && doc[at.parent_pointer()].is_object() && at.back().size() > 2) {
           std::string key = at.back();
           std::swap(key[1], key[2]);  // "kind" -> "knid"
+          // Misspelling a misspelt key may spell it right again.
+          if (planted_.erase(at.back()) == 0 && key != at.back()) planted_.insert(key);
           Json value = target;
           doc[at.parent_pointer()].erase(at.back());
           doc[at.parent_pointer()][key] = value;
@@ -206,11 +210,27 @@ class Fuzz : public ::testing::Test {
         }
         break;
       default:
-        if (target.is_object())
-          target[Pick({"seeed", "weight", "valeus", "knid", "tolerence"})] = Interesting();
-        else
+        if (target.is_object()) {
+          std::string key = Pick({"seeed", "weight", "valeus", "knid", "tolerence"});
+          target[key] = Interesting();
+          planted_.insert(key);
+        } else
           target = Interesting();
     }
+  }
+
+  // Whether `j` still holds a key a mutation misspelt or made up, where the judge reads keys (not
+  // inside the free text of a description or a note): such a document must be refused.
+  bool HoldsPlantedKey(const Json& j) const {
+    if (j.is_array()) return std::any_of(j.begin(), j.end(), [&](const Json& e) { return HoldsPlantedKey(e); });
+    if (!j.is_object()) return false;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (planted_.count(it.key())) return true;
+      if (it.key() != "description" && it.key() != "note" && it.key() != "schema_version" &&
+          HoldsPlantedKey(it.value()))
+        return true;
+    }
+    return false;
   }
 
   static Json BaseTestcases() {
@@ -224,6 +244,7 @@ class Fuzz : public ::testing::Test {
   fs::path dir_;
   std::mt19937_64 rng_;
   std::map<int, int> exits_;
+  std::set<std::string> planted_;  // keys the mutations of this try misspelt or made up
   std::string source_ = ReadFile(SourcePath("tests/host_submissions/good_sum.cc")).value_or("");
 };
 
@@ -305,12 +326,14 @@ TEST_F(Fuzz, TestcaseJson) {
   for (int i = 0; i < kTries && Clock::now() - start < kBudget; ++i) {
     ResetSentinels();
     Json doc = BaseTestcases();
+    planted_.clear();
     for (size_t n = 1 + Below(2); n > 0; --n) Mutate(doc);
     std::string text = doc.dump();
     ASSERT_TRUE(WriteFileAtomic(file, text).ok());
     TRY_TRACE("testcase", i, text.substr(0, 600));
     JudgeRun list = RunJudgeExactly({"list", "--root", Root()}, 60);
     Check(list, {"cases.json", "testcases/reduction"}, {});
+    if (HoldsPlantedKey(doc)) EXPECT_EQ(list.exit_code, 2) << "a misspelt key loaded:\n" << list.output.substr(0, 2000);
     bool small = list.exit_code == 0;
     for (const auto& c : doc.is_object() ? doc.value("cases", Json::array()) : Json::array())
       if (c.is_object() && c.contains("scalars") && c["scalars"].is_object())
@@ -333,12 +356,15 @@ TEST_F(Fuzz, ProblemJson) {
   for (int i = 0; i < kTries && Clock::now() - start < kBudget; ++i) {
     ResetSentinels();
     Json doc = base;
+    planted_.clear();
     for (size_t n = 1 + Below(2); n > 0; --n) Mutate(doc);
     std::string text = doc.dump();
     ASSERT_TRUE(WriteFileAtomic(file, text).ok());
     TRY_TRACE("problem.json", i, text.substr(0, 600));
     // A testcase the changed problem no longer accepts is named as such: either file may be named.
-    Check(RunJudgeExactly({"list", "--root", Root()}, 60), {"problem.json", "cases.json"}, {});
+    JudgeRun list = RunJudgeExactly({"list", "--root", Root()}, 60);
+    Check(list, {"problem.json", "cases.json"}, {});
+    if (HoldsPlantedKey(doc)) EXPECT_EQ(list.exit_code, 2) << "a misspelt key loaded:\n" << list.output.substr(0, 2000);
   }
 }
 
