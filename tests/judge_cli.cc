@@ -16,7 +16,10 @@ JudgeRun RunJudgeExactly(const std::vector<std::string>& args, double timeout_se
   argv.insert(argv.end(), args.begin(), args.end());
   JudgeRun run;
   auto r = RunProcess(argv, ProcessOptions{timeout_seconds, 4 << 20, ""});
-  if (!r) { run.output = r.error().message; return run; }
+  if (!r) {
+    run.output = r.error().message;
+    return run;
+  }
   run.exit_code = r->signal ? 128 + r->signal : r->exit_code;
   run.timed_out = r->timed_out;
   run.output = r->output;
@@ -25,8 +28,8 @@ JudgeRun RunJudgeExactly(const std::vector<std::string>& args, double timeout_se
 
 JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds) {
   static int counter = 0;
-  std::string out = std::filesystem::temp_directory_path().string() + "/judge-e2e-" + std::to_string(::getpid()) +
-                    "-" + std::to_string(counter++) + ".json";
+  std::string out = std::filesystem::temp_directory_path().string() + "/judge-e2e-" + std::to_string(::getpid()) + "-" +
+                    std::to_string(counter++) + ".json";
   if (args.size() && args[0] == "run") {
     bool has_root = false, has_cache = false;
     for (const auto& a : args) {

@@ -24,8 +24,15 @@ class FakeCompiler : public Compiler {
     ++compiles;
     ProcessResult r;
     std::string text = ReadFile(source).value();
-    if (text.find("TIMEOUT") != std::string::npos) { r.timed_out = true; return r; }
-    if (text.find("FAIL") != std::string::npos) { r.exit_code = 1; r.output = source + ":2:3: error: expected ';'"; return r; }
+    if (text.find("TIMEOUT") != std::string::npos) {
+      r.timed_out = true;
+      return r;
+    }
+    if (text.find("FAIL") != std::string::npos) {
+      r.exit_code = 1;
+      r.output = source + ":2:3: error: expected ';'";
+      return r;
+    }
     fs::copy_file(library_, output);
     r.exit_code = 0;
     return r;
@@ -44,9 +51,11 @@ class BuildTest : public ::testing::Test {
     dir_ = MakeTempDir(fs::temp_directory_path().string(), "judge-build-test-").value();
     // Any real shared library will do as the fake compiler's product.
     HostCompiler cc;
-    WriteFileAtomic(dir_ + "/lib.cc", "extern \"C\" void solve(const float*, float*, int) {}\n"
-                                      "void solve(const float*, float*, long) {}\n"
-                                      "static void hidden() {}\n").ok();
+    WriteFileAtomic(dir_ + "/lib.cc",
+                    "extern \"C\" void solve(const float*, float*, int) {}\n"
+                    "void solve(const float*, float*, long) {}\n"
+                    "static void hidden() {}\n")
+        .ok();
     auto r = cc.Compile(dir_ + "/lib.cc", dir_ + "/lib.so", "host", 120);
     ASSERT_TRUE(r.ok() && r->Succeeded()) << (r.ok() ? r->output : r.error().message);
   }
@@ -84,7 +93,7 @@ TEST_F(BuildTest, SecondBuildIsACacheHit) {
   EXPECT_EQ(second->library_path, first->library_path);
   EXPECT_EQ(fake.compiles, 1);
   EXPECT_TRUE(fs::is_empty(dir_ + "/cache/tmp"));  // the build folder was cleaned up
-  fake.identity = "fake 2.0";  // a new compiler invalidates
+  fake.identity = "fake 2.0";                      // a new compiler invalidates
   EXPECT_FALSE(cache.Build(fake, src, "sm_90", 10)->cache_hit);
   EXPECT_EQ(fake.compiles, 2);
 }

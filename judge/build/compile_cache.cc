@@ -19,7 +19,8 @@ constexpr const char* kSourceToken = "@SOURCE@";
 
 std::string ReplaceAll(std::string text, const std::string& from, const std::string& to) {
   if (from.empty()) return text;
-  for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);
+  for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+    text.replace(at, from.size(), to);
   return text;
 }
 
@@ -81,8 +82,8 @@ Expected<BuildOutcome> CompileCache::Build(Compiler& compiler, const std::string
   auto identity = compiler.Identity();
   if (!identity) return identity.error();
   std::string key = CompileCacheKey(*identity, compiler.Flags(target), target, *source);
-  Expected<BuildOutcome> out = dir_.empty() ? Expected<BuildOutcome>(MakeError(ErrorCode::kIo, "no cache"))
-                                            : Lookup(key);
+  Expected<BuildOutcome> out =
+      dir_.empty() ? Expected<BuildOutcome>(MakeError(ErrorCode::kIo, "no cache")) : Lookup(key);
   if (out) out->log = ReplaceAll(out->log, kSourceToken, source_path);
   if (!out) out = CompileAndPublish(compiler, source_path, target, timeout_seconds, key);
   if (out) {
@@ -100,13 +101,17 @@ Expected<BuildOutcome> CompileCache::CompileAndPublish(Compiler& compiler, const
   if (!tmp) return tmp.error();
   std::string lib = *tmp + "/lib.so";
   auto result = compiler.Compile(source_path, lib, target, timeout_seconds);
-  if (!result) { RemoveTree(*tmp); return result.error(); }
+  if (!result) {
+    RemoveTree(*tmp);
+    return result.error();
+  }
   BuildOutcome out;
   out.key = key;
   out.ok = result->Succeeded();
   out.timed_out = result->timed_out;
   out.log = result->output + (result->output_truncated ? "\n[compiler output truncated]\n" : "");
-  if (result->timed_out) out.log += "\ncompilation exceeded " + std::to_string(int(timeout_seconds)) + " s and was stopped\n";
+  if (result->timed_out)
+    out.log += "\ncompilation exceeded " + std::to_string(int(timeout_seconds)) + " s and was stopped\n";
   out.compile_seconds = result->seconds;
   if (dir_.empty()) {
     out.library_path = lib;  // the caller's temp folder now; not removed
@@ -120,8 +125,12 @@ Expected<BuildOutcome> CompileCache::CompileAndPublish(Compiler& compiler, const
   }
   // A timeout says nothing certain about the source, so it is not cached.
   if (!out.timed_out) {
-    Json meta = {{"ok", out.ok}, {"log", ReplaceAll(out.log, source_path, kSourceToken)}, {"compile_seconds", out.compile_seconds},
-                 {"compiler", compiler.Name()}, {"target", target}, {"source", source_path}};
+    Json meta = {{"ok", out.ok},
+                 {"log", ReplaceAll(out.log, source_path, kSourceToken)},
+                 {"compile_seconds", out.compile_seconds},
+                 {"compiler", compiler.Name()},
+                 {"target", target},
+                 {"source", source_path}};
     if (auto st = WriteFileAtomic(base + ".json", meta.dump(1)); !st) return st.error();
   }
   RemoveTree(*tmp);

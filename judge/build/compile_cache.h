@@ -22,7 +22,7 @@ struct BuildOutcome {
   std::string log;           // compiler diagnostics (warnings too)
   bool cache_hit = false;
   bool timed_out = false;
-  double seconds = 0;        // of this call (a hit is ~0)
+  double seconds = 0;          // of this call (a hit is ~0)
   double compile_seconds = 0;  // of the original compile
   std::string key;
   std::vector<std::string> flags;
@@ -44,8 +44,7 @@ class CompileCache {
  private:
   Expected<BuildOutcome> Lookup(const std::string& key) const;
   Expected<BuildOutcome> CompileAndPublish(Compiler& compiler, const std::string& source_path,
-                                           const std::string& target, double timeout_seconds,
-                                           const std::string& key);
+                                           const std::string& target, double timeout_seconds, const std::string& key);
   std::string EntryBase(const std::string& key) const;
   std::string dir_;
 };

@@ -31,8 +31,8 @@ class NvccCompiler : public Compiler {
   std::string Name() const override { return "nvcc"; }
   Expected<std::string> Identity() override;
   std::vector<std::string> Flags(const std::string& target) const override;
-  Expected<ProcessResult> Compile(const std::string& source, const std::string& output,
-                                  const std::string& target, double timeout_seconds) override;
+  Expected<ProcessResult> Compile(const std::string& source, const std::string& output, const std::string& target,
+                                  double timeout_seconds) override;
   const std::string& path() const { return path_; }
   // "13.0" from `nvcc --version`, for reports.
   std::string ReleaseVersion();
@@ -48,8 +48,8 @@ class HostCompiler : public Compiler {
   std::string Name() const override { return "c++"; }
   Expected<std::string> Identity() override;
   std::vector<std::string> Flags(const std::string& target) const override;
-  Expected<ProcessResult> Compile(const std::string& source, const std::string& output,
-                                  const std::string& target, double timeout_seconds) override;
+  Expected<ProcessResult> Compile(const std::string& source, const std::string& output, const std::string& target,
+                                  double timeout_seconds) override;
 
  private:
   std::string path_;

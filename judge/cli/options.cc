@@ -43,29 +43,36 @@ Status ReadMeasureOptions(const cxxopts::ParseResult& args, RunOptions& o) {
 }  // namespace
 
 void AddMeasureOptions(cxxopts::Options& opts) {
-  opts.add_options()
-      ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
-      ("hot", "also time performance cases without the L2 flush (reported separately, labelled hot)")
-      ("flush", "how to evict the L2 before a cold call: read (clean lines, default) or write (a memset, as nvbench does)",
-       cxxopts::value<std::string>()->default_value("read"))
-      ("timing-processes", "time each performance case in K worker processes and pool the samples: each CUDA "
-       "context has an offset of its own (+-1.5% at N = 4M on an H200), which one process cannot average out",
-       cxxopts::value<int>()->default_value("1"));
+  opts.add_options()("testcases", "testcase folder (default: <root>/testcases/<problem>)",
+                     cxxopts::value<std::string>())(
+      "hot", "also time performance cases without the L2 flush (reported separately, labelled hot)")(
+      "flush",
+      "how to evict the L2 before a cold call: read (clean lines, default) or write (a memset, as nvbench does)",
+      cxxopts::value<std::string>()->default_value("read"))(
+      "timing-processes",
+      "time each performance case in K worker processes and pool the samples: each CUDA "
+      "context has an offset of its own (+-1.5% at N = 4M on an H200), which one process cannot average out",
+      cxxopts::value<int>()->default_value("1"));
 }
 
 void AddJudgingOptions(cxxopts::Options& opts) {
-  opts.add_options()
-      ("cases", "only cases whose name contains one of these (comma separated), or of these kinds, or all; `stress` cases run only when named", cxxopts::value<std::string>())
-      ("call-timeout", "seconds one solve() call may take (default: the problem's limit)", cxxopts::value<double>())
-      ("q,quiet", "no progress lines on stderr");
+  opts.add_options()("cases",
+                     "only cases whose name contains one of these (comma separated), or of these kinds, or all; "
+                     "`stress` cases run only when named",
+                     cxxopts::value<std::string>())("call-timeout",
+                                                    "seconds one solve() call may take (default: the problem's limit)",
+                                                    cxxopts::value<double>())("q,quiet", "no progress lines on stderr");
   AddPointsOption(opts);
 }
 
 void AddPointsOption(cxxopts::Options& opts) {
-  opts.add_options()("points", "grading policy (default: problems/<problem>/grading.json; docs/GRADING.md)", cxxopts::value<std::string>());
+  opts.add_options()("points", "grading policy (default: problems/<problem>/grading.json; docs/GRADING.md)",
+                     cxxopts::value<std::string>());
 }
 
-void AddStrictOption(cxxopts::Options& opts) { opts.add_options()("strict", "exit 1 when some submission is not accepted"); }
+void AddStrictOption(cxxopts::Options& opts) {
+  opts.add_options()("strict", "exit 1 when some submission is not accepted");
+}
 
 Expected<RunOptions> ReadRunOptions(const Invocation& in) {
   const cxxopts::ParseResult& args = in.options;
@@ -118,10 +125,12 @@ Expected<std::vector<OutputFile>> OutputFiles(const cxxopts::ParseResult& args, 
     if (fs::is_directory(file.path, ec)) return usage(named + " is a folder: give the file to write");
     for (const auto& input : inputs)
       if (fs::equivalent(file.path, input, ec))
-        return usage(named + " is " + input + ", a submission being graded: the report would overwrite it; give the report a file of its own");
+        return usage(named + " is " + input +
+                     ", a submission being graded: the report would overwrite it; give the report a file of its own");
     for (const auto& other : files)
       if (other.path == file.path || fs::equivalent(other.path, file.path, ec))
-        return usage("--" + other.option + " and --" + option + " both name " + file.path + ": give each report a file of its own");
+        return usage("--" + other.option + " and --" + option + " both name " + file.path +
+                     ": give each report a file of its own");
     fs::path folder = fs::path(file.path).parent_path();
     if (folder.empty()) folder = ".";
     if (fs::is_directory(folder, ec) && ::access(folder.c_str(), W_OK) != 0)
@@ -132,7 +141,8 @@ Expected<std::vector<OutputFile>> OutputFiles(const cxxopts::ParseResult& args, 
 }
 
 Status WriteOutput(const OutputFile& file, const std::string& text) {
-  if (auto st = WriteFileAtomic(file.path, text); !st) return MakeError(st.error().code, "--" + file.option + ": " + st.error().message);
+  if (auto st = WriteFileAtomic(file.path, text); !st)
+    return MakeError(st.error().code, "--" + file.option + ": " + st.error().message);
   return Status::Ok();
 }
 

@@ -31,8 +31,11 @@ bool DTypeHolds(DType t, double v) {
 
 std::string DTypeLimits(DType t) {
   char buf[96];
-  if (t == DType::kFloat32) std::snprintf(buf, sizeof buf, "float32 holds finite magnitudes up to %g", double(std::numeric_limits<float>::max()));
-  else std::snprintf(buf, sizeof buf, "int32 holds -2147483648 to 2147483647");
+  if (t == DType::kFloat32)
+    std::snprintf(buf, sizeof buf, "float32 holds finite magnitudes up to %g",
+                  double(std::numeric_limits<float>::max()));
+  else
+    std::snprintf(buf, sizeof buf, "int32 holds -2147483648 to 2147483647");
   return buf;
 }
 
@@ -51,8 +54,10 @@ std::string Problem::Declaration() const {
   for (size_t i = 0; i < params.size(); ++i) {
     const Param& p = params[i];
     if (i) s += ", ";
-    if (p.is_buffer) s += std::string(p.role == Role::kInput ? "const " : "") + std::string(DTypeCType(p.dtype)) + "* " + p.name;
-    else s += "int " + p.name;
+    if (p.is_buffer)
+      s += std::string(p.role == Role::kInput ? "const " : "") + std::string(DTypeCType(p.dtype)) + "* " + p.name;
+    else
+      s += "int " + p.name;
   }
   return s + ")";
 }
@@ -65,7 +70,8 @@ const Param* Problem::FindParam(const std::string& n) const {
 
 Expected<int64_t> Problem::ElementCount(const Param& p, const ScalarValues& scalars) const {
   auto n = EvalSizeExpr(p.size_expr, scalars);
-  if (n && *n < 0) n = MakeError(ErrorCode::kBadInput, "size expression \"" + p.size_expr + "\": " + std::to_string(*n) + " elements");
+  if (n && *n < 0)
+    n = MakeError(ErrorCode::kBadInput, "size expression \"" + p.size_expr + "\": " + std::to_string(*n) + " elements");
   // Problems of the problem's, not of the testcase that reached them.
   if (!n) return MakeError(n.error().code, p.where + ".size: " + n.error().message + " at " + ScalarsText(scalars));
   return n;
@@ -88,8 +94,8 @@ Status Problem::ValidateScalars(const ScalarValues& scalars) const {
     auto it = scalars.find(p.name);
     if (it == scalars.end()) return MakeError(ErrorCode::kBadInput, "scalar " + p.name + " is not given");
     if (it->second < p.min || it->second > p.max)
-      return MakeError(ErrorCode::kBadInput, "scalar " + p.name + " = " + std::to_string(it->second) +
-                                                 " is outside [" + std::to_string(p.min) + ", " + std::to_string(p.max) + "]");
+      return MakeError(ErrorCode::kBadInput, "scalar " + p.name + " = " + std::to_string(it->second) + " is outside [" +
+                                                 std::to_string(p.min) + ", " + std::to_string(p.max) + "]");
   }
   for (const auto& [name, value] : scalars) {
     const Param* p = FindParam(name);
@@ -109,7 +115,8 @@ namespace {
 
 bool IsIdentifier(const std::string& s) {
   if (s.empty() || s.size() > 64 || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 // Number fields held to a range (util/range's rule).
@@ -123,13 +130,15 @@ Expected<double> GetNumberIn(const Json& obj, const std::string& key, const Json
 Expected<int64_t> GetIntegerIn(const Json& obj, const std::string& key, const JsonContext& ctx, int64_t lo, int64_t hi,
                                std::optional<int64_t> fallback = std::nullopt) {
   auto v = GetInteger(obj, key, ctx, fallback);
-  if (std::string why = v ? OutsideRange(double(*v), double(lo), double(hi)) : ""; !why.empty()) return ctx.Child(key).Fail(why);
+  if (std::string why = v ? OutsideRange(double(*v), double(lo), double(hi)) : ""; !why.empty())
+    return ctx.Child(key).Fail(why);
   return v;
 }
 
 Expected<Param> ParseParam(const Json& j, const JsonContext& ctx) {
   Param p;
-  JUDGE_TRY(RejectUnknownKeys(j, {"name", "kind", "role", "dtype", "size", "value_min", "value_max", "min", "max", "description"}, ctx));
+  JUDGE_TRY(RejectUnknownKeys(
+      j, {"name", "kind", "role", "dtype", "size", "value_min", "value_max", "min", "max", "description"}, ctx));
   auto name = GetString(j, "name", ctx);
   auto kind = GetString(j, "kind", ctx);
   auto dtype = GetString(j, "dtype", ctx);
@@ -137,7 +146,8 @@ Expected<Param> ParseParam(const Json& j, const JsonContext& ctx) {
   if (!kind) return kind.error();
   if (!dtype) return dtype.error();
   // Names appear in C declarations and size expressions.
-  if (!IsIdentifier(*name)) return ctx.Child("name").Fail("expected a C identifier of at most 64 characters, got " + Json(*name).dump());
+  if (!IsIdentifier(*name))
+    return ctx.Child("name").Fail("expected a C identifier of at most 64 characters, got " + Json(*name).dump());
   p.name = *name;
   p.where = ctx.file() + ": " + ctx.path();
   auto dt = DTypeFromName(*dtype);
@@ -152,7 +162,8 @@ Expected<Param> ParseParam(const Json& j, const JsonContext& ctx) {
     if (!mn) return mn.error();
     if (!mx) return mx.error();
     if (*mn > *mx) return ctx.Fail("min (" + std::to_string(*mn) + ") is above max (" + std::to_string(*mx) + ")");
-    p.min = *mn; p.max = *mx;
+    p.min = *mn;
+    p.max = *mx;
     return p;
   }
   if (*kind != "buffer") return ctx.Child("kind").Fail("expected \"buffer\" or \"scalar\", got \"" + *kind + "\"");
@@ -184,10 +195,13 @@ Expected<TimingPolicy> ParseTiming(const Json& root, const std::string& key, con
   auto w = GetIntegerIn(j, "warmup_calls", c, 0, 1000, d.warmup_calls);
   auto mn = GetIntegerIn(j, "min_samples", c, 1, 100000, d.min_samples);
   auto mx = GetIntegerIn(j, "max_samples", c, 1, 100000, d.max_samples);
-  auto b = GetNumberIn(j, "budget_seconds", c, kSecondsRange.min, kSecondsRange.max, kSecondsRange.unit, d.budget_seconds);
+  auto b =
+      GetNumberIn(j, "budget_seconds", c, kSecondsRange.min, kSecondsRange.max, kSecondsRange.unit, d.budget_seconds);
   auto n = GetNumberIn(j, "target_noise", c, 0, 1, "", d.target_noise);
-  for (const auto* e : {&w, &mn, &mx}) if (!*e) return e->error();
-  for (const auto* e : {&b, &n}) if (!*e) return e->error();
+  for (const auto* e : {&w, &mn, &mx})
+    if (!*e) return e->error();
+  for (const auto* e : {&b, &n})
+    if (!*e) return e->error();
   if (*mn < 1 || *mx < *mn) return c.Fail("need 1 <= min_samples <= max_samples");
   return TimingPolicy{int(*w), int(*mn), int(*mx), *b, *n};
 }
@@ -206,7 +220,8 @@ Status ParseLimitsAndTolerance(const Json& root, const JsonContext& ctx, Problem
   if (root.contains("limits")) {
     JsonContext c = ctx.Child("limits");
     const Json& l = root["limits"];
-    JUDGE_TRY(RejectUnknownKeys(l, {"call_seconds", "setup_seconds", "compile_seconds", "run_seconds", "host_memory_mb", "output_kb"}, c));
+    JUDGE_TRY(RejectUnknownKeys(
+        l, {"call_seconds", "setup_seconds", "compile_seconds", "run_seconds", "host_memory_mb", "output_kb"}, c));
     auto seconds = [&](const char* key, double fallback) {
       return GetNumberIn(l, key, c, kSecondsRange.min, kSecondsRange.max, kSecondsRange.unit, fallback);
     };
@@ -214,10 +229,12 @@ Status ParseLimitsAndTolerance(const Json& root, const JsonContext& ctx, Problem
     auto setup = seconds("setup_seconds", p.limits.setup_seconds);
     auto comp = seconds("compile_seconds", p.limits.compile_seconds);
     auto run = seconds("run_seconds", p.limits.run_seconds);
-    auto mem = GetNumberIn(l, "host_memory_mb", c, kHostMemoryMbRange.min, kHostMemoryMbRange.max, kHostMemoryMbRange.unit,
-                           p.limits.host_memory_mb);
-    auto out = GetNumberIn(l, "output_kb", c, kOutputKbRange.min, kOutputKbRange.max, kOutputKbRange.unit, p.limits.output_kb);
-    for (const auto* e : {&call, &setup, &comp, &run, &mem, &out}) if (!*e) return e->error();
+    auto mem = GetNumberIn(l, "host_memory_mb", c, kHostMemoryMbRange.min, kHostMemoryMbRange.max,
+                           kHostMemoryMbRange.unit, p.limits.host_memory_mb);
+    auto out =
+        GetNumberIn(l, "output_kb", c, kOutputKbRange.min, kOutputKbRange.max, kOutputKbRange.unit, p.limits.output_kb);
+    for (const auto* e : {&call, &setup, &comp, &run, &mem, &out})
+      if (!*e) return e->error();
     p.limits = {*call, *setup, *comp, *run, *mem, *out};
   }
   return Status::Ok();
@@ -253,7 +270,8 @@ Status CheckSizeExpressions(const Problem& p) {
     if (!q.is_buffer) scalars.push_back(&q);
   for (uint32_t corner = 0; corner < (1u << scalars.size()); ++corner) {
     ScalarValues at;
-    for (size_t i = 0; i < scalars.size(); ++i) at[scalars[i]->name] = (corner >> i) & 1 ? scalars[i]->max : scalars[i]->min;
+    for (size_t i = 0; i < scalars.size(); ++i)
+      at[scalars[i]->name] = (corner >> i) & 1 ? scalars[i]->max : scalars[i]->min;
     JUDGE_TRY(p.CheckSizes(at));
   }
   return Status::Ok();
@@ -274,10 +292,11 @@ Expected<Problem> LoadProblem(const std::string& problems_root, const std::strin
   auto root = ParseJsonFile(file);
   if (!root) return root.error();
   JsonContext ctx(file, "");
-  JUDGE_TRY(RejectUnknownKeys(*root, {"schema_version", "name", "title", "description", "statement", "entry_point", "signature",
-                                      "tolerance", "limits", "timing", "performance_sizes", "reference", "input_variants",
-                                      "zero_init_outputs"},
-                              ctx));
+  JUDGE_TRY(RejectUnknownKeys(
+      *root,
+      {"schema_version", "name", "title", "description", "statement", "entry_point", "signature", "tolerance", "limits",
+       "timing", "performance_sizes", "reference", "input_variants", "zero_init_outputs"},
+      ctx));
   Problem p;
   p.dir = fs::absolute(dir).string();
   auto pname = GetString(*root, "name", ctx);
@@ -291,14 +310,17 @@ Expected<Problem> LoadProblem(const std::string& problems_root, const std::strin
   if (!entry) return entry.error();
   if (!statement) return statement.error();
   if (!ref) return ref.error();
-  if (!IsIdentifier(*entry)) return ctx.Child("entry_point").Fail("expected a C identifier, got " + Json(*entry).dump());
-  p.title = *title; p.entry_point = *entry;
+  if (!IsIdentifier(*entry))
+    return ctx.Child("entry_point").Fail("expected a C identifier, got " + Json(*entry).dump());
+  p.title = *title;
+  p.entry_point = *entry;
   p.statement_path = (dir / *statement).string();
   JUDGE_TRY(RejectUnknownKeys(**ref, {"source", "description"}, ctx.Child("reference")));
   auto src = GetString(**ref, "source", ctx.Child("reference"));
   if (!src) return src.error();
   p.reference_source = fs::absolute(dir / *src).string();
-  if (!fs::exists(p.reference_source, ec)) return ctx.Child("reference.source").Fail("file not found: " + p.reference_source);
+  if (!fs::exists(p.reference_source, ec))
+    return ctx.Child("reference.source").Fail("file not found: " + p.reference_source);
   auto description = GetString(**ref, "description", ctx.Child("reference"), "");
   if (!description) return description.error();
   p.reference_description = *description;
@@ -308,7 +330,8 @@ Expected<Problem> LoadProblem(const std::string& problems_root, const std::strin
   for (size_t i = 0; i < (*sig)->size(); ++i) {
     auto param = ParseParam((**sig)[i], ctx.Child("signature").Index(i));
     if (!param) return param.error();
-    if (p.FindParam(param->name)) return ctx.Child("signature").Index(i).Child("name").Fail("a second parameter named " + param->name);
+    if (p.FindParam(param->name))
+      return ctx.Child("signature").Index(i).Child("name").Fail("a second parameter named " + param->name);
     p.params.push_back(*param);
   }
   JUDGE_TRY(CheckSizeExpressions(p));
@@ -317,14 +340,16 @@ Expected<Problem> LoadProblem(const std::string& problems_root, const std::strin
   auto pt = ParseTiming(*root, "performance", ctx, TimingPolicy{3, 10, 200, 2.0, 0.005});
   if (!ft) return ft.error();
   if (!pt) return pt.error();
-  p.functional_timing = *ft; p.performance_timing = *pt;
+  p.functional_timing = *ft;
+  p.performance_timing = *pt;
   if (auto st = ParsePerformanceSizes(*root, ctx, p); !st) return st.error();
   auto variants = GetInteger(*root, "input_variants", ctx, p.input_variants);
   if (!variants) return variants.error();
   if (*variants < 1 || *variants > 8) return ctx.Child("input_variants").Fail("expected 1 to 8");
   p.input_variants = int(*variants);
   if (root->contains("zero_init_outputs")) {
-    if (!(*root)["zero_init_outputs"].is_boolean()) return ctx.Child("zero_init_outputs").Fail("expected true or false");
+    if (!(*root)["zero_init_outputs"].is_boolean())
+      return ctx.Child("zero_init_outputs").Fail("expected true or false");
     p.zero_init_outputs = (*root)["zero_init_outputs"].get<bool>();
   }
   return p;

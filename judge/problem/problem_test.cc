@@ -111,9 +111,11 @@ TEST_F(ProblemJson, SizeExpressionsAreCheckedAtLoad) {
   EXPECT_EQ(size("(N + 255) / 256"), "(loaded fine)");
   const std::string at = File() + "signature[0].size: size expression ";
   EXPECT_EQ(size(std::string(50000, '(') + "N" + std::string(50000, ')')).find(at), 0u);
-  EXPECT_NE(size(std::string(50000, '(') + "N" + std::string(50000, ')')).find("nested deeper than 32"), std::string::npos);
-  EXPECT_EQ(size("N * 99999999999999999999"),
-            at + "\"N * 99999999999999999999\": the literal 99999999999999999999 is too large for 64-bit integers at N=1");
+  EXPECT_NE(size(std::string(50000, '(') + "N" + std::string(50000, ')')).find("nested deeper than 32"),
+            std::string::npos);
+  EXPECT_EQ(
+      size("N * 99999999999999999999"),
+      at + "\"N * 99999999999999999999\": the literal 99999999999999999999 is too large for 64-bit integers at N=1");
   EXPECT_EQ(size("N / 0"), at + "\"N / 0\": division by zero at N=1");
   EXPECT_EQ(size("N / (N - 1)"), at + "\"N / (N - 1)\": division by zero at N=1");
   EXPECT_EQ(size("N * N * N"), at + "\"N * N * N\": the value overflows 64-bit integers at N=100000000");
@@ -136,17 +138,22 @@ TEST_F(ProblemJson, RangesTolerancesAndLimitsAreCheckedAtLoadNamingTheField) {
       // N = 2^32 + 8 would reach solve() as 8.
       {[](Json& j) { j["signature"][2]["max"] = 4294967304LL; },
        "signature[2].max: must be -2147483648 to 2147483647, not 4294967304"},
-      {[](Json& j) { j["signature"][2]["min"] = 10, j["signature"][2]["max"] = 5; }, "signature[2]: min (10) is above max (5)"},
+      {[](Json& j) { j["signature"][2]["min"] = 10, j["signature"][2]["max"] = 5; },
+       "signature[2]: min (10) is above max (5)"},
       {[](Json& j) { j["limits"]["call_seconds"] = 0; }, "limits.call_seconds: must be 0.001 to 86400 seconds, not 0"},
       {[](Json& j) { j["limits"]["host_memory_mb"] = 1; }, "limits.host_memory_mb: must be 64 to 16777216 MiB, not 1"},
       {[](Json& j) { j["timing"]["performance"]["warmup_calls"] = -1; },
        "timing.performance.warmup_calls: must be 0 to 1000, not -1"},
-      {[](Json& j) { j["tolerence"] = j["tolerance"]; }, "(top level): unknown key \"tolerence\": did you mean \"tolerance\"?"},
+      {[](Json& j) { j["tolerence"] = j["tolerance"]; },
+       "(top level): unknown key \"tolerence\": did you mean \"tolerance\"?"},
       {[](Json& j) { j["signature"][1]["name"] = "input"; }, "signature[1].name: a second parameter named input"},
       {[](Json& j) { j["signature"][0]["name"] = "in put"; },
        "signature[0].name: expected a C identifier of at most 64 characters, got \"in put\""},
-      {[](Json& j) { j["performance_sizes"][0]["N"] = 0; }, "performance_sizes[0]: scalar N = 0 is outside [1, 100000000]"},
-      {[](Json& j) { j["reference"]["description"] = {{"N", 1}}; },  // was std::get's exception, exit 4
+      {[](Json& j) { j["performance_sizes"][0]["N"] = 0; },
+       "performance_sizes[0]: scalar N = 0 is outside [1, 100000000]"},
+      {[](Json& j) {
+         j["reference"]["description"] = {{"N", 1}};
+       },  // was std::get's exception, exit 4
        "reference.description: expected a string, got an object"},
   };
   for (const Row& r : rows) EXPECT_EQ(ErrorAfter(r.edit), File() + r.error);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -63,8 +63,12 @@ TEST(Frame, TheLargestCaseRequestATestcaseCanMakeFitsOneHeader) {
   for (size_t i = 0; i < inputs; ++i) {
     ParamArg in;
     // The longest a double prints: 24 characters.
-    std::vector<double> values(kMaxLiteralValues / inputs + (i == 0 ? kMaxLiteralValues % inputs : 0), -2.2250738585072014e-308);
-    in.buffer = {std::string(64, 'b') + std::to_string(i), true, DType::kFloat32, int64_t(values.size()),
+    std::vector<double> values(kMaxLiteralValues / inputs + (i == 0 ? kMaxLiteralValues % inputs : 0),
+                               -2.2250738585072014e-308);
+    in.buffer = {std::string(64, 'b') + std::to_string(i),
+                 true,
+                 DType::kFloat32,
+                 int64_t(values.size()),
                  {InputSpec{values, std::nullopt}}};
     r.params.push_back(in);
   }
@@ -228,7 +232,10 @@ TEST(Messages, CaseDoneFromTheWorkerIsValidated) {
     std::function<void(Frame&)> forge;
   };
   for (const Forgery& f : std::vector<Forgery>{
-           {"an output index past the calls", [](Frame& fr) { fr.header["output_calls"] = {0, 7}; }},
+           {"an output index past the calls",
+            [](Frame& fr) {
+              fr.header["output_calls"] = {0, 7};
+            }},
            {"a time that is not a number", [](Frame& fr) { fr.header["calls"][0]["event_ms"] = "fast"; }},
            {"a negative time", [](Frame& fr) { fr.header["calls"][0]["event_ms"] = -1; }},
            {"an unknown call kind", [](Frame& fr) { fr.header["calls"][0]["kind"] = "free"; }},

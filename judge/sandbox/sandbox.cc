@@ -14,9 +14,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <functional>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <sstream>
 
 #ifdef JUDGE_HAVE_SECCOMP
@@ -26,16 +26,15 @@
 namespace judge {
 namespace {
 
-
 Protection Make(const std::string& name, bool active, const std::string& detail) { return {name, active, detail}; }
 
 std::string Errno() { return std::strerror(errno); }
 
 // ---- Landlock (raw system calls: glibc has no wrappers) -----------------------------------------
 // The kernel ABI is stable; older userspace headers (Debian 12 has 6.1's) lack the newer parts.
-constexpr uint64_t kFsTruncate = 1ULL << 14;      // ABI 3
-constexpr uint64_t kNetBindTcp = 1ULL << 0;       // ABI 4
-constexpr uint64_t kNetConnectTcp = 1ULL << 1;    // ABI 4
+constexpr uint64_t kFsTruncate = 1ULL << 14;        // ABI 3
+constexpr uint64_t kNetBindTcp = 1ULL << 0;         // ABI 4
+constexpr uint64_t kNetConnectTcp = 1ULL << 1;      // ABI 4
 constexpr uint64_t kScopeAbstractUnix = 1ULL << 0;  // ABI 6
 constexpr uint64_t kScopeSignal = 1ULL << 1;        // ABI 6
 
@@ -63,8 +62,8 @@ uint64_t HandledFs(long abi) {
 }
 
 constexpr uint64_t kReadOnly = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
-constexpr uint64_t kFileRights = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE |
-                                 LANDLOCK_ACCESS_FS_WRITE_FILE | kFsTruncate;
+constexpr uint64_t kFileRights =
+    LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | kFsTruncate;
 
 bool AllowPath(int ruleset, const std::string& path, uint64_t access, uint64_t handled) {
   int fd = ::open(path.c_str(), O_PATH | O_CLOEXEC);
@@ -82,7 +81,9 @@ bool AllowPath(int ruleset, const std::string& path, uint64_t access, uint64_t h
 
 Protection ApplyLandlock(const SandboxPolicy& policy) {
   long abi = LandlockAbi();
-  if (abi == 0) return Make("landlock", false, "not supported by this kernel (or disabled): files outside the scratch folder stay readable");
+  if (abi == 0)
+    return Make("landlock", false,
+                "not supported by this kernel (or disabled): files outside the scratch folder stay readable");
   RulesetAttr attr{};
   attr.handled_access_fs = HandledFs(abi);
   if (abi >= 4) attr.handled_access_net = kNetBindTcp | kNetConnectTcp;
@@ -96,12 +97,14 @@ Protection ApplyLandlock(const SandboxPolicy& policy) {
   for (const auto& p : read) AllowPath(ruleset, p, kReadOnly, attr.handled_access_fs);
   uint64_t dev = kReadOnly | LANDLOCK_ACCESS_FS_WRITE_FILE;
   AllowPath(ruleset, "/dev", dev, attr.handled_access_fs);
-  if (!policy.scratch_dir.empty()) AllowPath(ruleset, policy.scratch_dir, attr.handled_access_fs, attr.handled_access_fs);
+  if (!policy.scratch_dir.empty())
+    AllowPath(ruleset, policy.scratch_dir, attr.handled_access_fs, attr.handled_access_fs);
   long rc = syscall(SYS_landlock_restrict_self, ruleset, 0);
   ::close(ruleset);
   if (rc != 0) return Make("landlock", false, "landlock_restrict_self: " + Errno());
   std::string net = abi >= 4 ? ", no TCP bind/connect" : "";
-  return Make("landlock", true, "ABI " + std::to_string(abi) + ": read-only system folders, writable scratch folder only" + net);
+  return Make("landlock", true,
+              "ABI " + std::to_string(abi) + ": read-only system folders, writable scratch folder only" + net);
 }
 
 // ---- seccomp -------------------------------------------------------------------------------------
@@ -112,11 +115,28 @@ Protection ApplySeccomp() {
   if (!ctx) return Make("seccomp", false, "seccomp_init failed");
   const uint32_t kill = SCMP_ACT_KILL_PROCESS;
   int rc = 0;
-  for (int sc : {SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork), SCMP_SYS(vfork), SCMP_SYS(ptrace),
-                 SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev), SCMP_SYS(mount), SCMP_SYS(umount2),
-                 SCMP_SYS(pivot_root), SCMP_SYS(chroot), SCMP_SYS(setns), SCMP_SYS(unshare), SCMP_SYS(bpf),
-                 SCMP_SYS(perf_event_open), SCMP_SYS(init_module), SCMP_SYS(finit_module), SCMP_SYS(kexec_load),
-                 SCMP_SYS(reboot), SCMP_SYS(keyctl), SCMP_SYS(add_key), SCMP_SYS(request_key)})
+  for (int sc : {SCMP_SYS(execve),
+                 SCMP_SYS(execveat),
+                 SCMP_SYS(fork),
+                 SCMP_SYS(vfork),
+                 SCMP_SYS(ptrace),
+                 SCMP_SYS(process_vm_readv),
+                 SCMP_SYS(process_vm_writev),
+                 SCMP_SYS(mount),
+                 SCMP_SYS(umount2),
+                 SCMP_SYS(pivot_root),
+                 SCMP_SYS(chroot),
+                 SCMP_SYS(setns),
+                 SCMP_SYS(unshare),
+                 SCMP_SYS(bpf),
+                 SCMP_SYS(perf_event_open),
+                 SCMP_SYS(init_module),
+                 SCMP_SYS(finit_module),
+                 SCMP_SYS(kexec_load),
+                 SCMP_SYS(reboot),
+                 SCMP_SYS(keyctl),
+                 SCMP_SYS(add_key),
+                 SCMP_SYS(request_key)})
     rc |= seccomp_rule_add(ctx, kill, sc, 0);
   // Threads are clone(CLONE_THREAD); a new process is a clone without it.
   rc |= seccomp_rule_add(ctx, kill, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
@@ -129,7 +149,8 @@ Protection ApplySeccomp() {
   if (rc == 0) rc = seccomp_load(ctx);
   seccomp_release(ctx);
   if (rc != 0) return Make("seccomp", false, std::string("seccomp_load: ") + std::strerror(-rc));
-  return Make("seccomp", true, "kills the worker on exec, fork, non-Unix sockets, ptrace, mount, bpf, module loading (all threads)");
+  return Make("seccomp", true,
+              "kills the worker on exec, fork, non-Unix sockets, ptrace, mount, bpf, module loading (all threads)");
 #else
   return Make("seccomp", false, "the judge was built without libseccomp (install libseccomp-dev and rebuild)");
 #endif
@@ -137,7 +158,8 @@ Protection ApplySeccomp() {
 
 Protection DropPrivileges() {
   if (::geteuid() != 0) return Make("unprivileged", true, "runs as uid " + std::to_string(::geteuid()) + " (not root)");
-  if (::setgroups(0, nullptr) != 0 || ::setresgid(kNobodyUid, kNobodyUid, kNobodyUid) != 0 || ::setresuid(kNobodyUid, kNobodyUid, kNobodyUid) != 0)
+  if (::setgroups(0, nullptr) != 0 || ::setresgid(kNobodyUid, kNobodyUid, kNobodyUid) != 0 ||
+      ::setresuid(kNobodyUid, kNobodyUid, kNobodyUid) != 0)
     return Make("unprivileged", false, "could not drop root to nobody: " + Errno());
   return Make("unprivileged", true, "dropped root to nobody (65534)");
 }
@@ -145,8 +167,9 @@ Protection DropPrivileges() {
 }  // namespace
 
 std::vector<std::string> SystemReadPaths() {
-  std::vector<std::string> paths = {"/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/share", "/usr/local/lib",
-                                    "/usr/local/cuda", "/usr/local/nvidia", "/lib", "/lib64", "/etc", "/proc", "/sys"};
+  std::vector<std::string> paths = {
+      "/usr/lib",          "/usr/lib64", "/usr/lib32", "/usr/share", "/usr/local/lib", "/usr/local/cuda",
+      "/usr/local/nvidia", "/lib",       "/lib64",     "/etc",       "/proc",          "/sys"};
   if (const char* cuda = std::getenv("CUDA_HOME")) paths.push_back(cuda);
   // The loader's folders (on the GPU machine the dependencies live outside /usr).
   if (const char* ld = std::getenv("LD_LIBRARY_PATH")) {
@@ -169,10 +192,17 @@ void ApplyEarly(const SandboxPolicy& policy, SandboxReport* report) {
   }
   rlimit no_core{0, 0}, fsize{policy.file_size_limit, policy.file_size_limit};
   bool limits = ::setrlimit(RLIMIT_CORE, &no_core) == 0 && ::setrlimit(RLIMIT_FSIZE, &fsize) == 0;
-  report->push_back(Make("rlimits", limits, limits ? "no core dumps; files up to " + std::to_string(policy.file_size_limit >> 20) + " MiB" : Errno()));
-  if (policy.Skips("network_namespace")) report->push_back(Make("network_namespace", false, "skipped ($JUDGE_SANDBOX_SKIP)"));
-  else if (::unshare(CLONE_NEWNET) == 0) report->push_back(Make("network_namespace", true, "private network namespace (loopback only, down)"));
-  else report->push_back(Make("network_namespace", false, "unshare(CLONE_NEWNET): " + Errno() + " (needs root); seccomp and Landlock still block sockets"));
+  report->push_back(
+      Make("rlimits", limits,
+           limits ? "no core dumps; files up to " + std::to_string(policy.file_size_limit >> 20) + " MiB" : Errno()));
+  if (policy.Skips("network_namespace"))
+    report->push_back(Make("network_namespace", false, "skipped ($JUDGE_SANDBOX_SKIP)"));
+  else if (::unshare(CLONE_NEWNET) == 0)
+    report->push_back(Make("network_namespace", true, "private network namespace (loopback only, down)"));
+  else
+    report->push_back(
+        Make("network_namespace", false,
+             "unshare(CLONE_NEWNET): " + Errno() + " (needs root); seccomp and Landlock still block sockets"));
   if (!policy.scratch_dir.empty() && ::chdir(policy.scratch_dir.c_str()) != 0)
     report->push_back(Make("scratch", false, "chdir " + policy.scratch_dir + ": " + Errno()));
 }
@@ -192,8 +222,11 @@ void ApplyLate(const SandboxPolicy& policy, SandboxReport* report) {
 }
 
 Json SandboxPolicyToJson(const SandboxPolicy& p) {
-  return {{"enabled", p.enabled}, {"scratch_dir", p.scratch_dir}, {"read_paths", p.read_paths},
-          {"file_size_limit", p.file_size_limit}, {"skip", p.skip}};
+  return {{"enabled", p.enabled},
+          {"scratch_dir", p.scratch_dir},
+          {"read_paths", p.read_paths},
+          {"file_size_limit", p.file_size_limit},
+          {"skip", p.skip}};
 }
 
 SandboxPolicy SandboxPolicyFromJson(const Json& j) {

@@ -67,7 +67,8 @@ class SandboxTest : public ::testing::Test {
       ASSERT_EQ(chown(scratch_.c_str(), 65534, 65534), 0);
     }
     SandboxReport report;
-    InSandbox(scratch_, [] { return 0; }, &report);
+    InSandbox(
+        scratch_, [] { return 0; }, &report);
     landlock_ = Active(report, "landlock");
     seccomp_ = Active(report, "seccomp");
   }
@@ -81,7 +82,9 @@ class SandboxTest : public ::testing::Test {
 
 TEST_F(SandboxTest, ReportsEveryLayer) {
   SandboxReport report;
-  EXPECT_EQ(InSandbox(scratch_, [] { return 0; }, &report), 0);
+  EXPECT_EQ(InSandbox(
+                scratch_, [] { return 0; }, &report),
+            0);
   for (const char* layer : {"rlimits", "network_namespace", "unprivileged", "no_new_privs", "landlock", "seccomp"}) {
     bool found = false;
     for (const auto& p : report) found |= p.name == layer;
@@ -98,20 +101,24 @@ TEST_F(SandboxTest, CannotReadFilesOutsideTheAllowedFolders) {
 TEST_F(SandboxTest, CanWriteItsScratchFolderOnly) {
   if (!landlock_) GTEST_SKIP() << "Landlock is not available on this kernel";
   std::string inside = scratch_ + "/ok.txt", outside = secret_dir_ + "/planted.txt";
-  EXPECT_EQ(InSandbox(scratch_, [&] {
-              FILE* a = std::fopen(inside.c_str(), "w");
-              FILE* b = std::fopen(outside.c_str(), "w");
-              return (a != nullptr && b == nullptr) ? 0 : 1;
-            }), 0);
+  EXPECT_EQ(InSandbox(scratch_,
+                      [&] {
+                        FILE* a = std::fopen(inside.c_str(), "w");
+                        FILE* b = std::fopen(outside.c_str(), "w");
+                        return (a != nullptr && b == nullptr) ? 0 : 1;
+                      }),
+            0);
   EXPECT_FALSE(fs::exists(outside));
 }
 
 TEST_F(SandboxTest, ExecIsKilled) {
   if (!seccomp_) GTEST_SKIP() << "built without libseccomp";
-  EXPECT_EQ(InSandbox(scratch_, [] {
-              execl("/bin/true", "true", nullptr);
-              return 0;
-            }), 128 + SIGSYS);
+  EXPECT_EQ(InSandbox(scratch_,
+                      [] {
+                        execl("/bin/true", "true", nullptr);
+                        return 0;
+                      }),
+            128 + SIGSYS);
 }
 
 TEST_F(SandboxTest, ForkIsKilled) {
@@ -125,11 +132,13 @@ TEST_F(SandboxTest, InternetSocketsAreKilled) {
 }
 
 TEST_F(SandboxTest, ThreadsStillWork) {
-  EXPECT_EQ(InSandbox(scratch_, [] {
-              std::thread t([] {});
-              t.join();
-              return 0;
-            }), 0);
+  EXPECT_EQ(InSandbox(scratch_,
+                      [] {
+                        std::thread t([] {});
+                        t.join();
+                        return 0;
+                      }),
+            0);
 }
 
 TEST_F(SandboxTest, DisabledPolicyAppliesNothing) {

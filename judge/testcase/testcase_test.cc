@@ -54,8 +54,14 @@ TEST_F(TestcaseTest, TheShippedTestcasesLoad) {
 }
 
 TEST(SelectCases, AllIsAKeywordAndStressRunsOnlyWhenNamed) {
-  auto make = [](std::string name, CaseKind kind) { Case c; c.name = std::move(name); c.kind = kind; return c; };
-  const std::vector<Case> cases = {make("lc1_one_to_eight", CaseKind::kFunctional), make("float_stall_20m_ones", CaseKind::kEdge),
+  auto make = [](std::string name, CaseKind kind) {
+    Case c;
+    c.name = std::move(name);
+    c.kind = kind;
+    return c;
+  };
+  const std::vector<Case> cases = {make("lc1_one_to_eight", CaseKind::kFunctional),
+                                   make("float_stall_20m_ones", CaseKind::kEdge),
                                    make("perf_4m", CaseKind::kPerformance), make("max_n_uniform", CaseKind::kStress)};
   auto names = [&](std::vector<std::string> filters) {
     std::vector<std::string> out;
@@ -65,9 +71,11 @@ TEST(SelectCases, AllIsAKeywordAndStressRunsOnlyWhenNamed) {
   const std::vector<std::string> all_but_stress = {"lc1_one_to_eight", "float_stall_20m_ones", "perf_4m"};
   EXPECT_EQ(names({}), all_but_stress);
   EXPECT_EQ(names({"all"}), all_but_stress);  // not just the one name that contains "all"
-  EXPECT_EQ(names({"all", "stress"}), (std::vector<std::string>{"lc1_one_to_eight", "float_stall_20m_ones", "perf_4m", "max_n_uniform"}));
+  EXPECT_EQ(names({"all", "stress"}),
+            (std::vector<std::string>{"lc1_one_to_eight", "float_stall_20m_ones", "perf_4m", "max_n_uniform"}));
   EXPECT_EQ(names({"performance"}), std::vector<std::string>{"perf_4m"});
-  EXPECT_EQ(names({"stall", "lc1"}), (std::vector<std::string>{"lc1_one_to_eight", "float_stall_20m_ones"}));  // file order
+  EXPECT_EQ(names({"stall", "lc1"}),
+            (std::vector<std::string>{"lc1_one_to_eight", "float_stall_20m_ones"}));  // file order
   EXPECT_EQ(names({"max_n"}), std::vector<std::string>{"max_n_uniform"});
   EXPECT_TRUE(names({"nothing_like_this"}).empty());
 }
@@ -95,7 +103,8 @@ TEST_F(TestcaseTest, ErrorsNameTheFileAndTheField) {
   e = ErrorOf(R"({"name": "a", "scalars": {"N": 0}, "inputs": {"input": {"values": []}}})");
   EXPECT_NE(e.find("outside [1, 100000000]"), std::string::npos) << e;
 
-  e = ErrorOf(R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "uniform", "low": 0, "high": 5000}}}})");
+  e = ErrorOf(
+      R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "uniform", "low": 0, "high": 5000}}}})");
   EXPECT_NE(e.find("outside the problem's range"), std::string::npos) << e;
 
   e = ErrorOf(R"({"scalars": {"N": 1}, "inputs": {"input": {"values": [1]}}})");
@@ -130,50 +139,72 @@ TEST_F(TestcaseTest, ValuesTheBufferCannotHoldAreRejected) {
   problem_.params[0].value_min.reset();  // a problem without a value range: only float32 bounds them
   problem_.params[0].value_max.reset();
   std::string e = ErrorOf(R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"values": [1, 1e39]}}})");
-  EXPECT_NE(e.find("t.json: cases[0].inputs.input.values[1]: 1e+39 does not fit input: float32 holds finite magnitudes up "
-                   "to 3.40282e+38"), std::string::npos) << e;
-  e = ErrorOf(R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "constant", "value": -1e39}}}})");
-  EXPECT_NE(e.find("cases[0].inputs.input.generate: its values reach [-1e+39, -1e+39]: float32 holds"), std::string::npos) << e;
-  e = ErrorOf(R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "normal", "stddev": 1e38}}}})");
+  EXPECT_NE(
+      e.find("t.json: cases[0].inputs.input.values[1]: 1e+39 does not fit input: float32 holds finite magnitudes up "
+             "to 3.40282e+38"),
+      std::string::npos)
+      << e;
+  e = ErrorOf(
+      R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "constant", "value": -1e39}}}})");
+  EXPECT_NE(e.find("cases[0].inputs.input.generate: its values reach [-1e+39, -1e+39]: float32 holds"),
+            std::string::npos)
+      << e;
+  e = ErrorOf(
+      R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "normal", "stddev": 1e38}}}})");
   EXPECT_NE(e.find("cases[0].inputs.input.generate: its values reach"), std::string::npos) << e;
-  e = ErrorOf(R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "constant", "value": 1, "head": [1e300]}}}})");
+  e = ErrorOf(
+      R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "constant", "value": 1, "head": [1e300]}}}})");
   EXPECT_NE(e.find("cases[0].inputs.input.generate.head[0]: 1e+300 does not fit input"), std::string::npos) << e;
   e = ErrorOf(R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"values": [1, 3.4e38]}}})");
   EXPECT_EQ(e, "(loaded fine)");
 }
 
 TEST_F(TestcaseTest, UnknownKeysAreRejectedWithTheKnownKeySuggested) {
-  std::string e = ErrorOf(R"({"name": "a", "knid": "edge", "scalars": {"N": 1}, "inputs": {"input": {"values": [1]}}})");
+  std::string e =
+      ErrorOf(R"({"name": "a", "knid": "edge", "scalars": {"N": 1}, "inputs": {"input": {"values": [1]}}})");
   EXPECT_NE(e.find("t.json: cases[0]: unknown key \"knid\": did you mean \"kind\"?"), std::string::npos) << e;
-  e = ErrorOf(R"({"name": "a", "scalars": {"N": 1}, "inputs": {"input": {"generate": {"dist": "constant", "value": 1, "seeed": 4}}}})");
-  EXPECT_NE(e.find("cases[0].inputs.input.generate: unknown key \"seeed\": did you mean \"seed\"?"), std::string::npos) << e;
+  e = ErrorOf(
+      R"({"name": "a", "scalars": {"N": 1}, "inputs": {"input": {"generate": {"dist": "constant", "value": 1, "seeed": 4}}}})");
+  EXPECT_NE(e.find("cases[0].inputs.input.generate: unknown key \"seeed\": did you mean \"seed\"?"), std::string::npos)
+      << e;
   e = ErrorOf(R"({"name": "a", "scalars": {"N": 1}, "inputs": {"input": {"valeus": [1]}}})");
   EXPECT_NE(e.find("cases[0].inputs.input: unknown key \"valeus\": did you mean \"values\"?"), std::string::npos) << e;
   e = ErrorOf(R"({"name": "a", "weight": 2, "scalars": {"N": 1}, "inputs": {"input": {"values": [1]}}})");
-  EXPECT_NE(e.find("cases[0]: unknown key \"weight\" (known: name, kind, note, scalars, inputs)"), std::string::npos) << e;
+  EXPECT_NE(e.find("cases[0]: unknown key \"weight\" (known: name, kind, note, scalars, inputs)"), std::string::npos)
+      << e;
   WriteFileAtomic(dir_ + "/top.json", R"({"problem": "reduction", "casse": []})").ok();
   auto top = LoadTestcaseFile(dir_ + "/top.json", problem_);
   ASSERT_FALSE(top.ok());
-  EXPECT_NE(top.error().message.find("top.json: (top level): unknown key \"casse\": did you mean \"cases\"?"), std::string::npos)
+  EXPECT_NE(top.error().message.find("top.json: (top level): unknown key \"casse\": did you mean \"cases\"?"),
+            std::string::npos)
       << top.error().message;
 }
 
 TEST_F(TestcaseTest, GeneratorsThatCannotDrawTheirValuesAreRejected) {
-  std::string e = ErrorOf(R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "normal", "stddev": -1}}}})");
+  std::string e = ErrorOf(
+      R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "normal", "stddev": -1}}}})");
   EXPECT_NE(e.find("cases[0].inputs.input.generate.stddev: must not be negative, got -1"), std::string::npos) << e;
-  e = ErrorOf(R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "uniform_int", "low": 0.2, "high": 0.8}}}})");
-  EXPECT_NE(e.find("cases[0].inputs.input.generate: uniform_int draws integers from low to high inclusive: give integer bounds, "
-                   "not 0.2 and 0.8"), std::string::npos) << e;
+  e = ErrorOf(
+      R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "uniform_int", "low": 0.2, "high": 0.8}}}})");
+  EXPECT_NE(
+      e.find(
+          "cases[0].inputs.input.generate: uniform_int draws integers from low to high inclusive: give integer bounds, "
+          "not 0.2 and 0.8"),
+      std::string::npos)
+      << e;
 }
 
 TEST_F(TestcaseTest, CaseNamesFollowOneRule) {
   for (const char* good : {"a", "perf_4m", "lc8-uniform.v2"}) EXPECT_TRUE(CheckCaseName(good).ok()) << good;
   std::string e = ErrorOf(R"({"name": "", "scalars": {"N": 1}, "inputs": {"input": {"values": [1]}}})");
-  EXPECT_NE(e.find("cases[0].name: a case name is 1 to 64 letters, digits, '_', '-' and '.', not \"\""), std::string::npos) << e;
+  EXPECT_NE(e.find("cases[0].name: a case name is 1 to 64 letters, digits, '_', '-' and '.', not \"\""),
+            std::string::npos)
+      << e;
   e = ErrorOf(R"({"name": "\u001b[2Jgone", "scalars": {"N": 1}, "inputs": {"input": {"values": [1]}}})");
   EXPECT_NE(e.find("not \"\\u001b[2Jgone\""), std::string::npos) << e;
   EXPECT_EQ(e.find('\x1b'), std::string::npos) << "no escape sequence reaches the terminal";
-  e = ErrorOf(R"({"name": ")" + std::string(100000, 'x') + R"(", "scalars": {"N": 1}, "inputs": {"input": {"values": [1]}}})");
+  e = ErrorOf(R"({"name": ")" + std::string(100000, 'x') +
+              R"(", "scalars": {"N": 1}, "inputs": {"input": {"values": [1]}}})");
   EXPECT_NE(e.find("(cut here)"), std::string::npos) << e.substr(0, 300);
   EXPECT_LT(e.size(), 400u);
 }
@@ -182,12 +213,16 @@ TEST_F(TestcaseTest, LiteralValuesAreBoundedByWhatOneCaseRequestCarries) {
   auto literal = [](size_t n) {
     std::string values;
     for (size_t i = 0; i < n; ++i) values += (i ? ",1" : "1");
-    return R"({"name": "a", "scalars": {"N": )" + std::to_string(n) + R"(}, "inputs": {"input": {"values": [)" + values + "]}}}";
+    return R"({"name": "a", "scalars": {"N": )" + std::to_string(n) + R"(}, "inputs": {"input": {"values": [)" +
+           values + "]}}}";
   };
   EXPECT_EQ(ErrorOf(literal(kMaxLiteralValues)), "(loaded fine)");
   std::string e = ErrorOf(literal(kMaxLiteralValues + 1));
-  EXPECT_NE(e.find("t.json: cases[0].inputs.input.values: the case's literal values number 32769, more than the 32768 a case "
-                   "may hold"), std::string::npos) << e;
+  EXPECT_NE(
+      e.find("t.json: cases[0].inputs.input.values: the case's literal values number 32769, more than the 32768 a case "
+             "may hold"),
+      std::string::npos)
+      << e;
   EXPECT_NE(e.find("give large inputs as a generator"), std::string::npos) << e;
 }
 
@@ -195,8 +230,12 @@ TEST_F(TestcaseTest, LiteralValuesAreBoundedByWhatOneCaseRequestCarries) {
 TEST_F(TestcaseTest, ASizeTheProblemCannotEvaluateNamesProblemJson) {
   problem_.params[0].size_expr = "N / (N - 5)";
   std::string e = ErrorOf(R"({"name": "a", "scalars": {"N": 5}, "inputs": {"input": {"values": []}}})");
-  EXPECT_EQ(e.find(std::string(JUDGE_SOURCE_DIR) + "/problems/reduction/problem.json: signature[0].size: size expression "
-                   "\"N / (N - 5)\": division by zero at N=5 (case \"a\" of " + dir_ + "/t.json)"), 0u) << e;
+  EXPECT_EQ(e.find(std::string(JUDGE_SOURCE_DIR) +
+                   "/problems/reduction/problem.json: signature[0].size: size expression "
+                   "\"N / (N - 5)\": division by zero at N=5 (case \"a\" of " +
+                   dir_ + "/t.json)"),
+            0u)
+      << e;
 }
 
 TEST(Generator, DeterministicAndInRange) {
@@ -212,7 +251,9 @@ TEST(Generator, DeterministicAndInRange) {
   double lo = 1e9, hi = -1e9, sum = 0;
   for (int64_t i = 0; i < (1 << 21); ++i) {
     double v = ElementAsDouble(a, DType::kFloat32, i);
-    lo = std::min(lo, v); hi = std::max(hi, v); sum += v;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    sum += v;
   }
   EXPECT_GE(lo, -1000);
   EXPECT_LE(hi, 1000);

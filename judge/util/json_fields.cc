@@ -28,10 +28,15 @@ Expected<Json> ParseJsonFile(const std::string& path) {
     // nlohmann reports a byte offset; people want a line and column.
     size_t line = 1, col = 1;
     for (size_t i = 0; i < e.byte - 1 && i < text->size(); ++i) {
-      if ((*text)[i] == '\n') { ++line; col = 1; } else { ++col; }
+      if ((*text)[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
     }
-    return MakeError(ErrorCode::kBadInput, path + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                                               ": invalid JSON: " + e.what());
+    return MakeError(ErrorCode::kBadInput,
+                     path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": invalid JSON: " + e.what());
   }
 }
 
@@ -96,7 +101,8 @@ size_t EditDistance(std::string_view a, std::string_view b) {
   for (size_t i = 1; i <= a.size(); ++i)
     for (size_t j = 1; j <= b.size(); ++j) {
       d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
   return d[a.size()][b.size()];
 }

@@ -11,7 +11,8 @@ namespace judge {
 inline std::string OutsideRange(double v, double lo, double hi, const std::string& unit = "") {
   if (v >= lo && v <= hi) return "";
   char buf[160];
-  std::snprintf(buf, sizeof buf, "must be %.15g to %.15g%s%s, not %.15g", lo, hi, unit.empty() ? "" : " ", unit.c_str(), v);
+  std::snprintf(buf, sizeof buf, "must be %.15g to %.15g%s%s, not %.15g", lo, hi, unit.empty() ? "" : " ", unit.c_str(),
+                v);
   return buf;
 }
 

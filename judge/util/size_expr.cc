@@ -19,9 +19,20 @@ class Parser {
   }
 
  private:
-  void Skip() { while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_; }
-  bool Eat(char c) { Skip(); if (pos_ < s_.size() && s_[pos_] == c) { ++pos_; return true; } return false; }
-  void Fail(const std::string& why) { if (error_.empty()) error_ = why; }
+  void Skip() {
+    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  bool Eat(char c) {
+    Skip();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  void Fail(const std::string& why) {
+    if (error_.empty()) error_ = why;
+  }
   // a op b, or 0 after noting that it overflows: every later step is moot then.
   template <typename Op>
   int64_t Checked(Op op, int64_t a, int64_t b) {
@@ -39,9 +50,12 @@ class Parser {
   int64_t Expr() {
     int64_t v = Term();
     while (error_.empty()) {
-      if (Eat('+')) v = Checked(Add, v, Term());
-      else if (Eat('-')) v = Checked(Sub, v, Term());
-      else break;
+      if (Eat('+'))
+        v = Checked(Add, v, Term());
+      else if (Eat('-'))
+        v = Checked(Sub, v, Term());
+      else
+        break;
     }
     return v;
   }
@@ -49,13 +63,21 @@ class Parser {
   int64_t Term() {
     int64_t v = Factor();
     while (error_.empty()) {
-      if (Eat('*')) { v = Checked(Mul, v, Factor()); continue; }
+      if (Eat('*')) {
+        v = Checked(Mul, v, Factor());
+        continue;
+      }
       bool div = Eat('/');
       if (!div && !Eat('%')) break;
       int64_t d = Factor();
-      if (d == 0) { Fail("division by zero"); return 0; }
-      if (d == -1) v = div ? Checked(Sub, 0, v) : 0;  // INT64_MIN / -1 overflows; x % -1 is 0
-      else v = div ? v / d : v % d;
+      if (d == 0) {
+        Fail("division by zero");
+        return 0;
+      }
+      if (d == -1)
+        v = div ? Checked(Sub, 0, v) : 0;  // INT64_MIN / -1 overflows; x % -1 is 0
+      else
+        v = div ? v / d : v % d;
     }
     return v;
   }
@@ -83,9 +105,15 @@ class Parser {
       return overflowed ? 0 : v;
     }
     while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
-    if (start == pos_) { Fail(pos_ < s_.size() ? "unexpected '" + s_.substr(pos_, 1) + "'" : "unexpected end"); return 0; }
+    if (start == pos_) {
+      Fail(pos_ < s_.size() ? "unexpected '" + s_.substr(pos_, 1) + "'" : "unexpected end");
+      return 0;
+    }
     auto it = vars_.find(s_.substr(start, pos_ - start));
-    if (it == vars_.end()) { Fail("unknown scalar '" + s_.substr(start, pos_ - start) + "'"); return 0; }
+    if (it == vars_.end()) {
+      Fail("unknown scalar '" + s_.substr(start, pos_ - start) + "'");
+      return 0;
+    }
     return it->second;
   }
 

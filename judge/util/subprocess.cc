@@ -7,8 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
@@ -52,7 +52,8 @@ bool DrainInto(int fd, ProcessResult& result, size_t cap) {
 Expected<ProcessResult> RunProcess(const std::vector<std::string>& argv, const ProcessOptions& options) {
   if (argv.empty()) return MakeError(ErrorCode::kInternal, "RunProcess: empty argv");
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return MakeError(ErrorCode::kSubprocess, std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    return MakeError(ErrorCode::kSubprocess, std::string("pipe: ") + std::strerror(errno));
   auto start = Clock::now();
   pid_t pid = ::fork();
   if (pid < 0) return MakeError(ErrorCode::kSubprocess, std::string("fork: ") + std::strerror(errno));
@@ -62,7 +63,11 @@ Expected<ProcessResult> RunProcess(const std::vector<std::string>& argv, const P
   auto deadline = start + std::chrono::duration<double>(options.timeout_seconds);
   for (;;) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) { result.timed_out = true; ::kill(-pid, SIGKILL); break; }
+    if (left <= 0) {
+      result.timed_out = true;
+      ::kill(-pid, SIGKILL);
+      break;
+    }
     pollfd pfd{fds[0], POLLIN, 0};
     int r = ::poll(&pfd, 1, int(std::min<long long>(left, 1000)));
     if (r < 0 && errno == EINTR) continue;

@@ -8,11 +8,11 @@
 #include <filesystem>
 
 #include "judge/util/fs.h"
+#include "judge/util/json_fields.h"
 #include "judge/util/sha256.h"
 #include "judge/util/size_expr.h"
 #include "judge/util/subprocess.h"
 #include "judge/util/utf8.h"
-#include "judge/util/json_fields.h"
 
 namespace judge {
 namespace {
@@ -52,7 +52,8 @@ TEST(SizeExpr, ErrorsNameTheProblem) {
 // int64 was exit 4 "stoll".
 TEST(SizeExpr, BoundsNestingAndOverflowWithErrorsNotCrashes) {
   ScalarValues s{{"N", 4}};
-  EXPECT_EQ(EvalSizeExpr(std::string(kMaxSizeExprDepth, '(') + "N" + std::string(kMaxSizeExprDepth, ')'), s).value(), 4);
+  EXPECT_EQ(EvalSizeExpr(std::string(kMaxSizeExprDepth, '(') + "N" + std::string(kMaxSizeExprDepth, ')'), s).value(),
+            4);
   auto deep = EvalSizeExpr(std::string(50000, '(') + "N" + std::string(50000, ')'), s);
   ASSERT_FALSE(deep.ok());
   EXPECT_NE(deep.error().message.find("parentheses nested deeper than 32"), std::string::npos);
@@ -79,14 +80,18 @@ TEST(Utf8, EachMaximalInvalidSubpartBecomesOneReplacementCharacter) {
   const Case cases[] = {
       {"ASCII", "plain", "plain"},
       {"UTF-8 e acute", "caf\xC3\xA9", "caf\xC3\xA9"},
-      {"UTF-8 Chinese and an emoji", "\xE4\xBD\xA0\xE5\xA5\xBD \xF0\x9F\x98\x80", "\xE4\xBD\xA0\xE5\xA5\xBD \xF0\x9F\x98\x80"},
+      {"UTF-8 Chinese and an emoji", "\xE4\xBD\xA0\xE5\xA5\xBD \xF0\x9F\x98\x80",
+       "\xE4\xBD\xA0\xE5\xA5\xBD \xF0\x9F\x98\x80"},
       {"Latin-1 e acute", "caf\xE9 ok", "caf" + R + " ok"},
       {"GBK", "\xC4\xE3\xBA\xC3", R + R + R},
       {"a sequence cut short at the end", "x\xF0\x9F\x98", "x" + R},
       {"an overlong slash", "\xC0\xAF", R + R},
       {"a UTF-16 surrogate", "\xED\xA0\x80", R + R + R},
       {"above U+10FFFF", "\xF4\x90\x80\x80", R + R + R + R},
-      {"a lone continuation byte", "a\x80" "b", "a" + R + "b"},
+      {"a lone continuation byte",
+       "a\x80"
+       "b",
+       "a" + R + "b"},
   };
   for (const auto& c : cases) {
     EXPECT_EQ(ValidUtf8(c.in), c.out) << c.what;
@@ -126,13 +131,9 @@ TEST(Subprocess, CapsOutput) {
   EXPECT_TRUE(r->output_truncated);
 }
 
-TEST(Subprocess, MissingProgramIsAnError) {
-  EXPECT_FALSE(RunProcess({"/nonexistent/program"}, {}).ok());
-}
+TEST(Subprocess, MissingProgramIsAnError) { EXPECT_FALSE(RunProcess({"/nonexistent/program"}, {}).ok()); }
 
-TEST(Subprocess, DescribesSignals) {
-  EXPECT_EQ(DescribeSignal(11).rfind("SIGSEGV", 0), 0u);
-}
+TEST(Subprocess, DescribesSignals) { EXPECT_EQ(DescribeSignal(11).rfind("SIGSEGV", 0), 0u); }
 
 TEST(Fs, AtomicWriteLeavesNoTemporaries) {
   auto dir = MakeTempDir(std::filesystem::temp_directory_path().string(), "judge-fs-test-");
@@ -142,7 +143,10 @@ TEST(Fs, AtomicWriteLeavesNoTemporaries) {
   ASSERT_TRUE(WriteFileAtomic(path, "two").ok());
   EXPECT_EQ(ReadFile(path).value(), "two");
   int entries = 0;
-  for (auto& e : std::filesystem::directory_iterator(*dir + "/sub")) { (void)e; ++entries; }
+  for (auto& e : std::filesystem::directory_iterator(*dir + "/sub")) {
+    (void)e;
+    ++entries;
+  }
   EXPECT_EQ(entries, 1);
   RemoveTree(*dir);
 }
@@ -168,7 +172,8 @@ TEST(Fs, ReadsOnlyRegularFiles) {
   auto piped = ReadFile(fifo);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
   ASSERT_FALSE(piped.ok());
-  EXPECT_NE(piped.error().message.find("is a FIFO (named pipe): the judge reads only regular files"), std::string::npos);
+  EXPECT_NE(piped.error().message.find("is a FIFO (named pipe): the judge reads only regular files"),
+            std::string::npos);
   std::filesystem::create_symlink("/dev/zero", *dir + "/k.cu");
   EXPECT_NE(ReadFile(*dir + "/k.cu").error().message.find("a character device"), std::string::npos);
   EXPECT_NE(ReadFile(*dir).error().message.find("is a directory"), std::string::npos);
@@ -203,7 +208,8 @@ TEST(Fs, WriteErrorsNameTheFileAndTheReason) {
   if (::geteuid() != 0) {  // root writes anywhere
     std::filesystem::create_directories(*dir + "/ro");
     ::chmod((*dir + "/ro").c_str(), 0500);
-    EXPECT_EQ(WriteFileAtomic(*dir + "/ro/x.json", "x").error().message, "cannot write " + *dir + "/ro/x.json: Permission denied");
+    EXPECT_EQ(WriteFileAtomic(*dir + "/ro/x.json", "x").error().message,
+              "cannot write " + *dir + "/ro/x.json: Permission denied");
   }
   RemoveTree(*dir);
 }

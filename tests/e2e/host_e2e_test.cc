@@ -2,8 +2,8 @@
 // The whole judge - CLI, build, cache, worker process, deadlines, crash handling, checking,
 // reports - driven through the host test double, so it runs in CI without a GPU. Single hostile
 // submissions whose verdict and detail are all there is to assert live in tests/adversarial/.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,7 +26,7 @@ namespace judge::testing {
 namespace {
 
 JudgeRun RunHost(const std::string& submission, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"run", SourcePath("tests/" + submission), "--device", "host",
+  std::vector<std::string> args = {"run",         SourcePath("tests/" + submission),           "--device", "host",
                                    "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   return RunJudge(args);
@@ -58,12 +58,13 @@ TEST(HostE2E, CorrectSubmissionIsAcceptedWithTimings) {
   const Json* perf = r.Case("perf_small");
   ASSERT_NE(perf, nullptr);
   EXPECT_GE((*perf)["timing"]["device"]["samples"].get<int>(), 10);  // the performance policy's minimum
-  EXPECT_FALSE((*perf)["timing"].contains("hot"));  // only with --hot
+  EXPECT_FALSE((*perf)["timing"].contains("hot"));                   // only with --hot
   // The host double's clock is too cheap to correct for (on the GPU, times are net of the empty
   // event window: tests/gpu); its empty window is still measured and reported.
   EXPECT_GE(r.report["device"]["empty_window_ms"].get<double>(), 0);
   EXPECT_EQ((*perf)["timing"]["window_correction_ms"].get<double>(), 0);
-  EXPECT_DOUBLE_EQ((*perf)["timing"]["raw_median_ms"].get<double>(), (*perf)["timing"]["device"]["median_ms"].get<double>());
+  EXPECT_DOUBLE_EQ((*perf)["timing"]["raw_median_ms"].get<double>(),
+                   (*perf)["timing"]["device"]["median_ms"].get<double>());
   EXPECT_EQ((*perf)["timing"]["l2_flush"], "read");
   EXPECT_GT((*perf)["timing"]["gbps"].get<double>(), 0);
   EXPECT_GT(r.report["bandwidth"]["ceiling_gbps"].get<double>(), 0);  // measured (or cached) for this device
@@ -78,7 +79,8 @@ class SimulatedClock {
 };
 
 TEST(HostE2E, ThrottledSamplesAreDiscardedAndCounted) {
-  SimulatedClock clock("2000:2000,2000,2000,900");  // every fourth call ran under 75% of the peak (not a multiple of the 3 variants)
+  SimulatedClock clock(
+      "2000:2000,2000,2000,900");  // every fourth call ran under 75% of the peak (not a multiple of the 3 variants)
   JudgeRun r = RunHost("host_submissions/good_sum.cc", {"--cases", "perf_small"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const Json* perf = r.Case("perf_small");
@@ -136,7 +138,8 @@ TEST(HostE2E, AGpuThrottledThroughoutIsFlagged) {
 }
 
 TEST(HostE2E, HotFigureIsReportedSeparatelyForPerformanceCases) {
-  JudgeRun r = RunHost("host_submissions/good_sum.cc", {"--cases", "perf_small,small_int", "--hot", "--flush", "write"});
+  JudgeRun r =
+      RunHost("host_submissions/good_sum.cc", {"--cases", "perf_small,small_int", "--hot", "--flush", "write"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const Json* perf = r.Case("perf_small");
   ASSERT_NE(perf, nullptr);
@@ -190,15 +193,18 @@ TEST(HostE2E, SegfaultIsARuntimeErrorAndTheJudgeSurvives) {
 }
 
 TEST(HostE2E, CasesAfterACrashRunInAFreshWorker) {
-  JudgeRun r = RunHost("host_submissions/crash_on_large.cc", {"--cases", "small_int,medium_uniform,perf_small,after_large"});
+  JudgeRun r =
+      RunHost("host_submissions/crash_on_large.cc", {"--cases", "small_int,medium_uniform,perf_small,after_large"});
   EXPECT_EQ(Verdict(r, "small_int"), "AC");
   EXPECT_EQ(Verdict(r, "medium_uniform"), "RE");
   EXPECT_EQ(Verdict(r, "after_large"), "AC");
   // A failed official performance case cannot rank, so its unpredictable-size twin is not run.
   EXPECT_EQ(Verdict(r, "perf_small"), "RE");
   EXPECT_EQ(r.Case("perf_small_unpredictable_size"), nullptr);
-  EXPECT_NE(Detail(r, "perf_small").find("the unpredictable-size twin was not run: the official case was not accepted (RE)"),
-            std::string::npos) << Detail(r, "perf_small");
+  EXPECT_NE(
+      Detail(r, "perf_small").find("the unpredictable-size twin was not run: the official case was not accepted (RE)"),
+      std::string::npos)
+      << Detail(r, "perf_small");
 }
 
 TEST(HostE2E, AfterThreeCrashesInARowTheRestIsNotRun) {
@@ -303,7 +309,8 @@ TEST(HostE2E, BadInputsGetClearErrorsAndExitCode2) {
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.output.find("submission not found: no/such/file.cu"), std::string::npos) << missing.output;
 
-  JudgeRun problem = RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--device", "host", "--problem", "nope"});
+  JudgeRun problem =
+      RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--device", "host", "--problem", "nope"});
   EXPECT_EQ(problem.exit_code, 2);
   EXPECT_NE(problem.output.find("unknown problem \"nope\""), std::string::npos) << problem.output;
 
@@ -366,7 +373,8 @@ TEST(Cli, HelpListsTheCommandsAndEachCommandsOptions) {
   }
   JudgeRun run = RunJudge({"run", "--help"});
   EXPECT_EQ(run.exit_code, 0) << run.output;
-  for (const char* option : {"judge run [OPTION...] FILE", "--device", "--root", "--format", "--timing-processes", "--points"})
+  for (const char* option :
+       {"judge run [OPTION...] FILE", "--device", "--root", "--format", "--timing-processes", "--points"})
     EXPECT_NE(run.output.find(option), std::string::npos) << option << ":\n" << run.output;
   JudgeRun version = RunJudge({"--version"});
   EXPECT_EQ(version.exit_code, 0);
@@ -380,7 +388,8 @@ TEST(HostE2E, BrokenTestcaseFileNamesFileAndField) {
     std::ofstream f(dir + "/x.json");
     f << R"({"problem": "reduction", "cases": [{"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"values": [1]}}}]})";
   }
-  JudgeRun r = RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--device", "host", "--testcases", dir});
+  JudgeRun r =
+      RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--device", "host", "--testcases", dir});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("x.json: cases[0].inputs.input.values: has 1 elements"), std::string::npos) << r.output;
   std::filesystem::remove_all(dir);
@@ -425,14 +434,15 @@ extern "C" int judge_reference(const JudgeReferenceArgs* args) {
 
 TEST(HostE2E, WithoutAGpuTheCudaDeviceStopsAtOnceWithExitCode3) {
   JudgeRun probe = RunJudge({"run", SourcePath("submissions/06_warp_unroll.cu"), "--cases", "example", "-q"});
-  if (probe.exit_code != 3) GTEST_SKIP() << "a GPU is present here (exit " << probe.exit_code << "): covered by the gpu tests";
+  if (probe.exit_code != 3)
+    GTEST_SKIP() << "a GPU is present here (exit " << probe.exit_code << "): covered by the gpu tests";
   EXPECT_NE(probe.output.find("no usable CUDA GPU"), std::string::npos) << probe.output;
   EXPECT_NE(probe.output.find("--device host"), std::string::npos);
 }
 
-
 TEST(HostE2E, InterruptedRunStillWritesACompleteReport) {
-  std::string out = std::filesystem::temp_directory_path().string() + "/judge-interrupt-" + std::to_string(::getpid()) + ".json";
+  std::string out =
+      std::filesystem::temp_directory_path().string() + "/judge-interrupt-" + std::to_string(::getpid()) + ".json";
   pid_t pid = fork();
   if (pid == 0) {
     int devnull = open("/dev/null", O_WRONLY);
@@ -457,14 +467,15 @@ TEST(HostE2E, InterruptedRunStillWritesACompleteReport) {
   std::filesystem::remove(out);
 }
 
-
 TEST(HostE2E, LadderGradesEverySubmissionInOrderAndWritesMarkdown) {
-  std::string md = std::filesystem::temp_directory_path().string() + "/judge-ladder-" + std::to_string(::getpid()) + ".md";
+  std::string md =
+      std::filesystem::temp_directory_path().string() + "/judge-ladder-" + std::to_string(::getpid()) + ".md";
   JudgeRun r = RunJudge({"ladder", SourcePath("tests/host_submissions"), "--device", "host", "--root", JUDGE_SOURCE_DIR,
-                         "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--cache-dir", JUDGE_TEST_CACHE_DIR,
-                         "--markdown", md});
+                         "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--cache-dir",
+                         JUDGE_TEST_CACHE_DIR, "--markdown", md});
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  size_t chatty = r.output.find("\nchatty "), crash = r.output.find("\ncrash_on_large "), good = r.output.find("\ngood_sum ");
+  size_t chatty = r.output.find("\nchatty "), crash = r.output.find("\ncrash_on_large "),
+         good = r.output.find("\ngood_sum ");
   ASSERT_NE(chatty, std::string::npos) << r.output;
   EXPECT_LT(chatty, crash);  // name order
   EXPECT_LT(crash, good);
@@ -476,11 +487,10 @@ TEST(HostE2E, LadderGradesEverySubmissionInOrderAndWritesMarkdown) {
   std::filesystem::remove(md);
 }
 
-
 JudgeRun RunCompare(const std::string& a, const std::string& b, const std::string& rounds) {
-  return RunJudge({"compare", SourcePath("tests/" + a), SourcePath("tests/" + b), "--device", "host", "--root", JUDGE_SOURCE_DIR,
-                   "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--cache-dir", JUDGE_TEST_CACHE_DIR,
-                   "--rounds", rounds});
+  return RunJudge({"compare", SourcePath("tests/" + a), SourcePath("tests/" + b), "--device", "host", "--root",
+                   JUDGE_SOURCE_DIR, "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--cache-dir",
+                   JUDGE_TEST_CACHE_DIR, "--rounds", rounds});
 }
 
 TEST(HostE2E, CompareFindsTheClearlyFasterSubmission) {
@@ -497,10 +507,10 @@ TEST(HostE2E, CompareRefusesAWrongSubmission) {
   EXPECT_NE(r.output.find("nan_output.cc is not accepted on perf_small"), std::string::npos) << r.output;
 }
 
-
 TEST(HostE2E, WritesJunitAndGradescopeFilesFromTheSameRun) {
   std::string base = std::filesystem::temp_directory_path().string() + "/judge-formats-" + std::to_string(::getpid());
-  JudgeRun r = RunHost("host_submissions/crash_on_large.cc", {"--junit", base + ".xml", "--gradescope", base + ".json"});
+  JudgeRun r =
+      RunHost("host_submissions/crash_on_large.cc", {"--junit", base + ".xml", "--gradescope", base + ".json"});
   EXPECT_EQ(r.exit_code, 1) << r.output;
   std::string cmd = "xmllint --noout --schema " + SourcePath("tests/schemas/junit.xsd") + " " + base + ".xml";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
