@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Confines the worker before any submission code runs, with the kernel's own mechanisms:
-//   early (before CUDA starts):  a private network namespace (root only), rlimits (no core
+//   early (before CUDA starts):  a private network namespace (without root, inside an
+//                                unprivileged user namespace), rlimits (no core
 //                                dumps, bounded file size), the scratch folder as working dir;
 //   late (after the CUDA context exists, before dlopen runs the submission's constructors):
 //                                drop to nobody when root, no_new_privs, Landlock (read only

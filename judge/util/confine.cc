@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <linux/landlock.h>
 #include <sched.h>
 #include <sys/prctl.h>
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -78,6 +80,19 @@ void AllowPath(int ruleset, const std::string& path, uint64_t access, uint64_t h
   ::close(fd);
 }
 
+// ---- user namespace --------------------------------------------------------------------------------
+
+bool WriteProcFile(const char* path, const char* text) noexcept {
+  int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  size_t length = std::strlen(text);
+  bool ok = ::write(fd, text, length) == ssize_t(length);
+  int error = errno;
+  ::close(fd);
+  errno = error;
+  return ok;
+}
+
 }  // namespace
 
 Json SandboxReportToJson(const SandboxReport& r) {
@@ -123,19 +138,56 @@ int SetLimits(const ResourceLimit* limits, size_t count) noexcept {
   return 0;
 }
 
-NetworkNamespace::NetworkNamespace() : uid_(::geteuid()) {}
+NetworkNamespace::NetworkNamespace() : uid_(::geteuid()) {
+  std::snprintf(uid_map_, sizeof uid_map_, "%u %u 1\n", unsigned(uid_), unsigned(uid_));
+  std::snprintf(gid_map_, sizeof gid_map_, "%u %u 1\n", unsigned(::getegid()), unsigned(::getegid()));
+}
 
 NetworkOutcome NetworkNamespace::Enter() const noexcept {
   NetworkOutcome o;
-  if (::unshare(CLONE_NEWNET) == 0) o.way = NetworkIsolation::kDirect;
-  else o.direct_error = errno;
+  if (::unshare(CLONE_NEWNET) == 0) {
+    o.way = NetworkIsolation::kDirect;
+    return o;
+  }
+  o.direct_error = errno;
+  // Root stays in the judge's user namespace: it becomes nobody next, who has no id in a new one.
+  if (::geteuid() == 0) return o;
+  if (::unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0) {
+    o.user_error = errno;
+    return o;
+  }
+  o.way = NetworkIsolation::kUserNamespace;
+  // An unprivileged process may map only its own ids, and its gids only after giving up setgroups.
+  if (!WriteProcFile("/proc/self/setgroups", "deny") || !WriteProcFile("/proc/self/uid_map", uid_map_) ||
+      !WriteProcFile("/proc/self/gid_map", gid_map_))
+    o.map_error = errno;
+  // The new user namespace granted every capability inside it; nothing confined needs one.
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct none[_LINUX_CAPABILITY_U32S_3] = {};
+  if (syscall(SYS_capset, &header, none) != 0) o.capabilities_error = errno;
   return o;
 }
 
 Protection NetworkNamespace::Describe(const NetworkOutcome& o) const {
-  const std::string kName = "network_namespace";
-  if (o.way == NetworkIsolation::kDirect) return {kName, true, "private network namespace (loopback only, down)"};
-  return {kName, false, "unshare(CLONE_NEWNET): " + ErrorText(o.direct_error) + " (needs root)"};
+  const std::string kName = "network_namespace", kIsolated = "private network namespace (loopback only, down)";
+  switch (o.way) {
+    case NetworkIsolation::kDirect: return {kName, true, kIsolated};
+    case NetworkIsolation::kUserNamespace: {
+      std::string ids = o.map_error ? "its id maps refused (" + ErrorText(o.map_error) + "): ids read as nobody inside"
+                                    : "uid " + std::to_string(uid_) + " mapped to itself";
+      std::string capabilities = o.capabilities_error
+                                     ? "its capabilities there kept (capset: " + ErrorText(o.capabilities_error) + ")"
+                                     : "no capabilities";
+      return {kName, true, kIsolated + " inside an unprivileged user namespace (" + ids + ", " + capabilities + ")"};
+    }
+    case NetworkIsolation::kNone: break;
+  }
+  std::string why = "unshare(CLONE_NEWNET): " + ErrorText(o.direct_error);
+  if (uid_ == 0) return {kName, false, why + " (needs CAP_SYS_ADMIN, which this container may not grant)"};
+  return {kName, false,
+          why + "; an unprivileged user namespace was refused too (unshare(CLONE_NEWUSER): " + ErrorText(o.user_error) +
+              "; user namespaces may be disabled by sysctl user.max_user_namespaces or "
+              "kernel.unprivileged_userns_clone, or by an AppArmor or seccomp policy)"};
 }
 
 PrivilegeOutcome DropRoot() noexcept {
