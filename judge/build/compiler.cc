@@ -23,7 +23,10 @@ std::string LocateNvcc() {
 }
 
 Expected<std::string> VersionBanner(const std::string& path, const std::string& what) {
-  auto r = RunProcess({path, "--version"}, ProcessOptions{30, 16 * 1024, ""});
+  ProcessOptions options;
+  options.timeout_seconds = 30;
+  options.output_cap_bytes = 16 * 1024;
+  auto r = RunProcess({path, "--version"}, options);
   if (!r) return r.error();
   if (!r->Succeeded()) return MakeError(ErrorCode::kSubprocess, what + " --version failed: " + r->output);
   return path + "\n" + r->output;
@@ -49,7 +52,10 @@ Expected<ProcessResult> Invoke(Compiler& compiler, const std::string& path, cons
   std::vector<std::string> argv = {path};
   for (auto& f : compiler.Flags(target)) argv.push_back(f);
   argv.insert(argv.end(), {"-x", language, source, "-o", output});
-  return RunProcess(argv, ProcessOptions{timeout_seconds, 256 * 1024, ""});
+  ProcessOptions options;
+  options.timeout_seconds = timeout_seconds;
+  options.output_cap_bytes = 256 * 1024;
+  return RunProcess(argv, options);
 }
 
 }  // namespace
