@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "judge/build/compile_cache.h"
+#include "judge/build/compile_log.h"
 #include "judge/build/elf_symbols.h"
 #include "judge/util/fs.h"
 
@@ -123,6 +124,71 @@ TEST_F(BuildTest, TimeoutsAreNotCached) {
   EXPECT_TRUE(first->timed_out);
   EXPECT_FALSE(cache.Build(fake, src, "sm_90", 10)->cache_hit);
   EXPECT_EQ(fake.compiles, 2);
+}
+
+// ---- the compile log filter ------------------------------------------------------------------------
+
+TEST(CompileLog, ForeignDiagnosticsKeepLocationAndMessageButNotTheirSourceLines) {
+  const std::string gcc =
+      "In file included from /s/sub.cc:1:\n"
+      "/tmp/x/secret.h:1:1: error: 'MARKER' does not name a type\n"
+      "    1 | MARKER leaked line\n"
+      "      | ^~~~~~\n"
+      "  +++ |+#include <leak>\n"
+      "/s/sub.cc:3:19: error: expected ';' before '}' token\n"
+      "    3 | int g() { return 1 }\n"
+      "      |                   ^~\n"
+      "      |                   ;\n";
+  EXPECT_EQ(WithoutForeignSourceLines(gcc, "/s/sub.cc"),
+            "In file included from /s/sub.cc:1:\n"
+            "/tmp/x/secret.h:1:1: error: 'MARKER' does not name a type\n"
+            "/s/sub.cc:3:19: error: expected ';' before '}' token\n"
+            "    3 | int g() { return 1 }\n"
+            "      |                   ^~\n"
+            "      |                   ;\n");
+  // nvcc's front end: continuation lines of the message, then the quoted line and its caret.
+  const std::string edg =
+      "/usr/include/c++/12/bits/stl_vector.h(1293): note #3326-D: function \"push_back\" does not match\n"
+      "            argument types are: (A)\n"
+      "        push_back(value_type&& __x)\n"
+      "        ^\n"
+      "\n"
+      "/s/sub.cu(3): error: expected a \";\"\n"
+      "  int g() { return 1 }\n"
+      "                     ^\n"
+      "\n"
+      "2 errors detected in the compilation of \"/s/sub.cu\".\n";
+  EXPECT_EQ(WithoutForeignSourceLines(edg, "/s/sub.cu"),
+            "/usr/include/c++/12/bits/stl_vector.h(1293): note #3326-D: function \"push_back\" does not match\n"
+            "            argument types are: (A)\n"
+            "\n"
+            "/s/sub.cu(3): error: expected a \";\"\n"
+            "  int g() { return 1 }\n"
+            "                     ^\n"
+            "\n"
+            "2 errors detected in the compilation of \"/s/sub.cu\".\n");
+  // An old gcc or clang quotes without a gutter; a quoted line that looks like a diagnostic is still a quote.
+  const std::string plain =
+      "/etc/passwd:1:5: error: expected unqualified-id\n"
+      "root:x:0:0:root:/root:/bin/bash\n"
+      "    ^\n"
+      "/etc/secret.log:2:1: error: stray '@'\n"
+      " /s/sub.cc:9:1: error: forged\n"
+      " ^\n";
+  EXPECT_EQ(WithoutForeignSourceLines(plain, "/s/sub.cc"),
+            "/etc/passwd:1:5: error: expected unqualified-id\n"
+            "/etc/secret.log:2:1: error: stray '@'\n");
+}
+
+TEST(CompileLog, TheSubmissionsOwnDiagnosticsAreUntouched) {
+  const std::string log =
+      "/s/sub.cc: In function 'void solve(const float*, float*, int)':\n"
+      "/s/sub.cc:3:3: error: expected ',' or ';' before 'for'\n"
+      "    3 |   for (int i = 0; i < N; ++i) s += input[i];\n"
+      "      |   ^~~\n"
+      "compilation terminated.";
+  EXPECT_EQ(WithoutForeignSourceLines(log, "/s/sub.cc"), log);
+  EXPECT_EQ(WithoutForeignSourceLines("", "/s/sub.cc"), "");
 }
 
 TEST_F(BuildTest, ReadsExportedFunctionsFromElf) {
