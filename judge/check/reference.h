@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The problem's reference (problems/<name>/reference.cc), compiled with the host compiler through
-// the compile cache and called in the judge process: it is trusted problem code.
+// the compile cache (outside the compile sandbox) and called in the judge process: it is trusted
+// problem code.
 #include <string>
 #include <vector>
 

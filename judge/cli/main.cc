@@ -170,7 +170,7 @@ int CmdRun(int argc, char** argv) {
       ("memory-limit-mb", "host memory the worker may use (default: the problem's limit)", cxxopts::value<double>())
       ("sanitize", "also run the small cases under compute-sanitizer: memcheck,racecheck,initcheck,synccheck (or a subset)",
        cxxopts::value<std::string>()->implicit_value("memcheck,racecheck,initcheck,synccheck"))
-      ("no-sandbox", "run the worker without its sandbox (debugging only; the report says so)")
+      ("no-sandbox", "run the compiler and the worker without their sandboxes (debugging only; the report says so)")
       ("q,quiet", "no progress lines on stderr")
       ("file", "the submission", cxxopts::value<std::vector<std::string>>());
   opts.parse_positional({"file"});
@@ -263,7 +263,9 @@ int CmdBuild(int argc, char** argv) {
   auto r = judge::BuildOnly(file, *device, arch, CacheDir(*args), problem->entry_point, problem->Declaration());
   if (!r) return ExitFor(r.error());
   std::cout << r->log;
-  std::cout << (r->ok ? "ok: " + r->library_path + (r->cache_hit ? " (cached)" : "") : "compile error: " + file) << "\n";
+  std::cout << "compile sandbox:";
+  for (const auto& p : r->sandbox) std::cout << " " << p.name << (p.active ? "" : " (OFF: " + p.detail + ")");
+  std::cout << "\n" << (r->ok ? "ok: " + r->library_path + (r->cache_hit ? " (cached)" : "") : "compile error: " + file) << "\n";
   return r->ok ? 0 : int(ExitCode::kRejected);
 }
 
