@@ -74,6 +74,9 @@ Status Build(const RunOptions& o, const Problem& problem, RunReport& report) {
     CompileCache cache(o.cache_dir, CompileSandboxPolicy{o.sandbox});
     auto built = cache.Build(*compiler, o.submission, b.target, problem.limits.compile_seconds);
     if (!built) return built.error();
+    b.sandbox = built->sandbox;
+    for (const auto& p : b.sandbox)
+      if (!p.active) report.warnings.push_back("compile sandbox layer inactive: " + p.name + " (" + p.detail + ")");
     if (auto* nvcc = dynamic_cast<NvccCompiler*>(compiler.get())) b.compiler = "nvcc " + nvcc->ReleaseVersion();
     else b.compiler = compiler->Name();
     b.ok = built->ok;
