@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -31,6 +32,7 @@ class FakeCompiler : public Compiler {
     ProcessResult r;
     std::string text = ReadFile(job.source).value();
     if (text.find("TIMEOUT") != std::string::npos) { r.timed_out = true; return r; }
+    if (text.find("HUGE") != std::string::npos) { r.signal = SIGXFSZ; return r; }
     if (text.find("FAIL") != std::string::npos) { r.exit_code = 1; r.output = job.source + ":2:3: error: expected ';'"; return r; }
     fs::copy_file(library_, job.output);
     r.exit_code = 0;
@@ -367,6 +369,14 @@ TEST_F(CompileSandboxTest, WithoutRootTheNetworkNamespaceComesFromAUserNamespace
     EXPECT_NE(p.detail.find("inside an unprivileged user namespace (uid"), std::string::npos) << p.detail;
   }
   EXPECT_NE(j["sandbox"].dump().find("in its user namespace"), std::string::npos) << j["sandbox"].dump();  // the process limit
+}
+
+TEST_F(BuildTest, ACompilerKilledByASignalSaysSo) {
+  FakeCompiler fake(dir_ + "/lib.so");
+  auto built = CompileCache(dir_ + "/cache").Build(fake, Source("huge.cu", "HUGE"), "sm_90", 10);
+  ASSERT_TRUE(built.ok());
+  EXPECT_FALSE(built->ok);
+  EXPECT_NE(built->log.find("the compiler was killed by SIGXFSZ"), std::string::npos) << built->log;
 }
 
 TEST_F(BuildTest, ReadsExportedFunctionsFromElf) {

@@ -112,6 +112,8 @@ Expected<BuildOutcome> CompileCache::CompileAndPublish(Compiler& compiler, const
   std::string log = ReplaceAll(WithoutForeignSourceLines(result->output, (*box)->source()), (*box)->source(), source_path);
   out.log = log + (result->output_truncated ? "\n[compiler output truncated]\n" : "");
   if (result->timed_out) out.log += "\ncompilation exceeded " + std::to_string(int(timeout_seconds)) + " s and was stopped\n";
+  // SIGXFSZ, SIGXCPU: a limit of the compile sandbox; without this line the log may be empty.
+  else if (result->signal) out.log += "\nthe compiler was killed by " + DescribeSignal(result->signal) + "\n";
   out.compile_seconds = result->seconds;
   if (dir_.empty()) {
     out.library_path = (*box)->output();  // the caller's temp folder now; not removed
