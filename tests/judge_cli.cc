@@ -11,7 +11,7 @@ namespace judge::testing {
 
 std::string SourcePath(const std::string& relative) { return std::string(JUDGE_SOURCE_DIR) + "/" + relative; }
 
-JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds) {
+JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds, std::vector<std::string> launcher) {
   static int counter = 0;
   std::string out = std::filesystem::temp_directory_path().string() + "/judge-e2e-" + std::to_string(::getpid()) +
                     "-" + std::to_string(counter++) + ".json";
@@ -26,6 +26,7 @@ JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds) {
     for (const auto& a : args) has_cache |= a == "--cache-dir" || a == "--no-cache";
     if (!has_cache) argv.insert(argv.end(), {"--cache-dir", JUDGE_TEST_CACHE_DIR});
   }
+  argv.insert(argv.begin(), launcher.begin(), launcher.end());
   JudgeRun run;
   auto r = RunProcess(argv, ProcessOptions{timeout_seconds, 4 << 20, ""});
   if (!r) { run.output = r.error().message; return run; }

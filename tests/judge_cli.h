@@ -21,8 +21,9 @@ struct JudgeRun {
   }
 };
 
-// `judge <args...> --out <tmp>.json`, with a per-test compile cache in the build tree.
-JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds = 600);
+// `judge <args...> --out <tmp>.json`, with a per-test compile cache in the build tree. `launcher`
+// runs the judge (e.g. setpriv, to run it as another user).
+JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds = 600, std::vector<std::string> launcher = {});
 
 std::string SourcePath(const std::string& relative);  // inside the repository
 

@@ -80,7 +80,8 @@ Json ReportToJson(const RunReport& r) {
             {"message", r.message}, {"warnings", r.warnings}, {"protections", SandboxReportToJson(r.protections)},
             {"build", {{"attempted", b.attempted}, {"ok", b.ok}, {"prebuilt", b.prebuilt}, {"cache_hit", b.cache_hit},
                        {"compiler", b.compiler}, {"target", b.target}, {"flags", b.flags}, {"seconds", b.seconds},
-                       {"compile_seconds", b.compile_seconds}, {"log", b.log}, {"cache_key", b.cache_key}}},
+                       {"compile_seconds", b.compile_seconds}, {"log", b.log}, {"cache_key", b.cache_key},
+                       {"sandbox", SandboxReportToJson(b.sandbox)}}},
             {"summary", {{"cases", r.cases.size()}, {"by_verdict", counts}}},
             {"cases", cases}};
   Json sanitizers = Json::array();
@@ -235,6 +236,7 @@ Expected<RunReport> ReportFromJson(const Json& j) {
     r.build.compile_seconds = Number(b, "compile_seconds");
     r.build.log = Text(b, "log");
     r.build.cache_key = Text(b, "cache_key");
+    r.build.sandbox = SandboxReportFromJson(b.value("sandbox", Json::array()));
     for (const auto& c : j.at("cases")) r.cases.push_back(CaseFromJson(c));
     r.ceiling_gbps = Number(j["bandwidth"], "ceiling_gbps");
     r.ceiling_source = Text(j["bandwidth"], "ceiling_source");

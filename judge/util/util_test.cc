@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "judge/util/fs.h"
@@ -62,6 +64,32 @@ TEST(Subprocess, CapsOutput) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->output.size(), 1000u);
   EXPECT_TRUE(r->output_truncated);
+}
+
+TEST(Subprocess, GivenEnvironmentReplacesTheJudgesWhole) {
+  ::setenv("JUDGE_TEST_SECRET", "hunter2", 1);
+  ProcessOptions options;
+  options.env = std::vector<std::string>{"ONLY=this"};
+  auto r = RunProcess({"/usr/bin/env"}, options);
+  ::unsetenv("JUDGE_TEST_SECRET");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->output, "ONLY=this\n");
+}
+
+TEST(Subprocess, BeforeExecRunsInTheChildAndCanRefuseToStart) {
+  ProcessOptions options;
+  options.before_exec = [](int output_fd) {
+    (void)!::write(output_fd, "confined\n", 9);
+    return ::getpid() == ::getpgrp() ? 0 : 1;  // in the child, which leads its own process group
+  };
+  auto r = RunProcess({"sh", "-c", "echo ran"}, options);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->output, "confined\nran\n");
+  options.before_exec = [](int) { return 125; };
+  r = RunProcess({"sh", "-c", "echo ran"}, options);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 125);
+  EXPECT_EQ(r->output, "");
 }
 
 TEST(Subprocess, MissingProgramIsAnError) {
