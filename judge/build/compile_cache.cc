@@ -116,8 +116,10 @@ Expected<BuildOutcome> CompileCache::CompileAndPublish(Compiler& compiler, const
   else if (result->signal) out.log += "\nthe compiler was killed by " + DescribeSignal(result->signal) + "\n";
   out.compile_seconds = result->seconds;
   if (dir_.empty()) {
-    out.library_path = (*box)->output();  // the caller's temp folder now; not removed
-    (*box)->Keep();
+    if (out.ok) {
+      out.library_path = (*box)->output();  // the caller's temp folder now; not removed
+      (*box)->Keep();
+    }
     return out;
   }
   std::string base = EntryBase(key);
