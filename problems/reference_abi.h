@@ -7,13 +7,13 @@
 
 struct JudgeReferenceArgs {
   int32_t num_inputs;
-  const void* const* inputs;       // host copies of the input buffers, in their dtype
-  const int64_t* input_counts;     // elements per input
+  const void* const* inputs;    // host copies of the input buffers, in their dtype
+  const int64_t* input_counts;  // elements per input
   int32_t num_outputs;
-  double* const* outputs;          // expected values, one double per output element
+  double* const* outputs;  // expected values, one double per output element
   const int64_t* output_counts;
   int32_t num_scalars;
-  const int64_t* scalars;          // scalar parameters, in signature order
+  const int64_t* scalars;  // scalar parameters, in signature order
 };
 
 // Returns 0 on success; anything else is reported as a judge fault (IE).

@@ -13,8 +13,8 @@ std::string SourcePath(const std::string& relative) { return std::string(JUDGE_S
 
 JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds, std::vector<std::string> launcher) {
   static int counter = 0;
-  std::string out = std::filesystem::temp_directory_path().string() + "/judge-e2e-" + std::to_string(::getpid()) +
-                    "-" + std::to_string(counter++) + ".json";
+  std::string out = std::filesystem::temp_directory_path().string() + "/judge-e2e-" + std::to_string(::getpid()) + "-" +
+                    std::to_string(counter++) + ".json";
   std::vector<std::string> argv = {JUDGE_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   if (args.size() && args[0] == "run") {
@@ -29,7 +29,10 @@ JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds, std::ve
   argv.insert(argv.begin(), launcher.begin(), launcher.end());
   JudgeRun run;
   auto r = RunProcess(argv, ProcessOptions{timeout_seconds, 4 << 20, ""});
-  if (!r) { run.output = r.error().message; return run; }
+  if (!r) {
+    run.output = r.error().message;
+    return run;
+  }
   run.exit_code = r->signal ? 128 + r->signal : r->exit_code;
   run.output = r->output;
   auto text = ReadFile(out);

@@ -4,10 +4,8 @@
 #include <glob.h>
 
 #include <algorithm>
-#include <cctype>
-#include <map>
-#include <sstream>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -15,7 +13,9 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <map>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "judge/problem/problem.h"
@@ -36,12 +36,13 @@ bool IsSubmission(const fs::path& p, DeviceKind device) {
 // Everything a result depends on besides the submission: the problem, its testcases, the judge,
 // and the options that change what is measured.
 Expected<std::string> ContextHash(const RunOptions& o) {
-  std::string text = std::string("gpu-judge-batch-v1|") + kJudgeVersion + "|" + o.problem + "|" + std::string(DeviceKindName(o.device)) + "|" + o.arch +
-                     "|flush=" + o.flush_mode + "|hot=" + (o.hot ? "1" : "0") +
-                     "|timing_processes=" + std::to_string(o.timing_processes) +
+  std::string text = std::string("gpu-judge-batch-v1|") + kJudgeVersion + "|" + o.problem + "|" +
+                     std::string(DeviceKindName(o.device)) + "|" + o.arch + "|flush=" + o.flush_mode +
+                     "|hot=" + (o.hot ? "1" : "0") + "|timing_processes=" + std::to_string(o.timing_processes) +
                      "|call_timeout=" + std::to_string(o.call_timeout_seconds) + "|cases=";
   for (const auto& f : o.case_filters) text += f + ",";
-  std::string testcases = o.testcases_dir.empty() ? (fs::path(o.root) / "testcases" / o.problem).string() : o.testcases_dir;
+  std::string testcases =
+      o.testcases_dir.empty() ? (fs::path(o.root) / "testcases" / o.problem).string() : o.testcases_dir;
   for (const std::string& dir : {(fs::path(o.root) / "problems" / o.problem).string(), testcases}) {
     std::vector<std::string> files;
     std::error_code ec;
@@ -119,15 +120,21 @@ std::string Clock(double seconds) {
 
 Expected<std::vector<FoundFile>> ExpandInputs(const std::vector<std::string>& inputs, DeviceKind device) {
   std::map<std::string, std::string> files;  // path -> the folder it was found under
-  auto add = [&](const fs::path& path, const std::string& folder) { files.emplace(path.lexically_normal().string(), folder); };
+  auto add = [&](const fs::path& path, const std::string& folder) {
+    files.emplace(path.lexically_normal().string(), folder);
+  };
   for (const auto& in : inputs) {
     std::error_code ec;
     if (fs::is_directory(in, ec)) {
-      for (auto it = fs::recursive_directory_iterator(in, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+      for (auto it = fs::recursive_directory_iterator(in, ec); !ec && it != fs::recursive_directory_iterator();
+           it.increment(ec))
         if (it->is_regular_file() && IsSubmission(it->path(), device)) add(it->path(), in);
       continue;
     }
-    if (fs::is_regular_file(in, ec)) { add(in, ""); continue; }
+    if (fs::is_regular_file(in, ec)) {
+      add(in, "");
+      continue;
+    }
     glob_t g{};
     int rc = ::glob(in.c_str(), 0, nullptr, &g);
     size_t before = files.size();
@@ -135,9 +142,14 @@ Expected<std::vector<FoundFile>> ExpandInputs(const std::vector<std::string>& in
       if (fs::is_regular_file(g.gl_pathv[i], ec)) add(g.gl_pathv[i], "");
     ::globfree(&g);
     if (files.size() == before)
-      return MakeError(ErrorCode::kUsage, "nothing to grade in \"" + in + "\" (give folders, files or quoted glob patterns such as 'students/*/kernel.cu')");
+      return MakeError(ErrorCode::kUsage,
+                       "nothing to grade in \"" + in +
+                           "\" (give folders, files or quoted glob patterns such as 'students/*/kernel.cu')");
   }
-  if (files.empty()) return MakeError(ErrorCode::kUsage, std::string("no submissions (") + (device == DeviceKind::kHost ? ".cc/.cpp" : ".cu") + " files) in the inputs");
+  if (files.empty())
+    return MakeError(
+        ErrorCode::kUsage,
+        std::string("no submissions (") + (device == DeviceKind::kHost ? ".cc/.cpp" : ".cu") + " files) in the inputs");
   std::vector<FoundFile> out;
   for (auto& [path, folder] : files) out.push_back({path, folder});
   return out;
@@ -148,8 +160,10 @@ std::vector<std::string> EntryNames(const std::vector<FoundFile>& files) {
   for (size_t i = 0; i < files.size(); ++i) {
     fs::path path = files[i].path;
     most[i] = PartCount(path);
-    if (!files[i].folder.empty()) parts[i] = PartCount(path.lexically_relative(fs::path(files[i].folder).lexically_normal()));
-    else parts[i] = path.is_relative() ? most[i] : 1;
+    if (!files[i].folder.empty())
+      parts[i] = PartCount(path.lexically_relative(fs::path(files[i].folder).lexically_normal()));
+    else
+      parts[i] = path.is_relative() ? most[i] : 1;
     parts[i] = std::clamp<size_t>(parts[i], 1, most[i]);
   }
   // The paths differ, and a name of all its path's parts is that path: lengthening ends with
@@ -220,14 +234,18 @@ Expected<BatchPlan> PlanBatch(const BatchOptions& b, const std::vector<Submissio
     e.dir = FolderName(name, e.key);
     for (const auto& old : fs::directory_iterator(subs, ec)) {  // results of an earlier version of this file
       std::string n = old.path().filename().string();
-      bool same_prefix = n != e.dir && n.size() == e.dir.size() && n.compare(0, n.size() - 12, e.dir, 0, e.dir.size() - 12) == 0;
+      bool same_prefix =
+          n != e.dir && n.size() == e.dir.size() && n.compare(0, n.size() - 12, e.dir, 0, e.dir.size() - 12) == 0;
       if (!same_prefix) continue;
       auto meta = ParseJsonFile((old.path() / "entry.json").string());
-      if (meta && meta->value("name", "") == name) fs::remove_all(old.path(), ec);  // two names may share a folder prefix
+      if (meta && meta->value("name", "") == name)
+        fs::remove_all(old.path(), ec);  // two names may share a folder prefix
     }
     auto kept = b.force ? Expected<BatchEntry>(MakeError(ErrorCode::kIo, "forced")) : ReadEntry(subs / e.dir);
-    if (kept && kept->key == e.key) plan.kept.push_back(std::move(*kept));
-    else plan.todo.push_back({std::move(e), path});
+    if (kept && kept->key == e.key)
+      plan.kept.push_back(std::move(*kept));
+    else
+      plan.todo.push_back({std::move(e), path});
   }
   return plan;
 }
@@ -238,7 +256,8 @@ void NameSubmission(RunReport& r, const std::string& path, const std::string& na
   r.submission_path = name;
   if (path == name) return;
   auto rename = [&](std::string& text) {
-    for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at + name.size())) text.replace(at, path.size(), name);
+    for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at + name.size()))
+      text.replace(at, path.size(), name);
   };
   rename(r.message);
   rename(r.build.log);
@@ -254,12 +273,14 @@ void NameSubmission(RunReport& r, const std::string& path, const std::string& na
   }
 }
 
-std::string ProgressLine(const BatchProgress& p, const BatchEntry& e, const std::string& where, double elapsed, double eta) {
+std::string ProgressLine(const BatchProgress& p, const BatchEntry& e, const std::string& where, double elapsed,
+                         double eta) {
   const CaseResult* perf = e.report.PrimaryPerformanceCase();
   char line[512];
-  std::snprintf(line, sizeof line, "[%3zu/%zu] %-40s %-3s %10s  (%s%.1f s)  elapsed %s  ETA %s", p.done, p.total, e.name.c_str(),
-                std::string(VerdictShort(e.report.verdict)).c_str(), perf ? FormatMs(perf->FigureMs()).c_str() : "-",
-                where.c_str(), e.report.seconds, Clock(elapsed).c_str(), Clock(eta).c_str());
+  std::snprintf(line, sizeof line, "[%3zu/%zu] %-40s %-3s %10s  (%s%.1f s)  elapsed %s  ETA %s", p.done, p.total,
+                e.name.c_str(), std::string(VerdictShort(e.report.verdict)).c_str(),
+                perf ? FormatMs(perf->FigureMs()).c_str() : "-", where.c_str(), e.report.seconds,
+                Clock(elapsed).c_str(), Clock(eta).c_str());
   return line;
 }
 
@@ -281,9 +302,10 @@ Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Pen
   std::vector<std::string> files;
   for (const auto& p : todo) files.push_back(p.path);
   if (b.on_progress) {
-    progress.line = "grading " + std::to_string(todo.size()) + " submission(s): " + std::to_string(jobs) +
-                    " parallel compiles, " + std::to_string(runners) + " GPU runner(s)" +
-                    (b.shard_count > 1 ? ", shard " + std::to_string(b.shard_index) + "/" + std::to_string(b.shard_count) : "");
+    progress.line =
+        "grading " + std::to_string(todo.size()) + " submission(s): " + std::to_string(jobs) + " parallel compiles, " +
+        std::to_string(runners) + " GPU runner(s)" +
+        (b.shard_count > 1 ? ", shard " + std::to_string(b.shard_index) + "/" + std::to_string(b.shard_count) : "");
     b.on_progress(progress);
   }
   std::mutex mu;
@@ -343,7 +365,8 @@ Expected<std::vector<BatchEntry>> RunBatch(const BatchOptions& b) {
   fs::path subs = fs::path(b.out_dir) / "submissions";
   std::error_code ec;
   fs::create_directories(subs, ec);
-  if (ec) return MakeError(ErrorCode::kUsage, "cannot create the results folder " + subs.string() + ": " + ec.message());
+  if (ec)
+    return MakeError(ErrorCode::kUsage, "cannot create the results folder " + subs.string() + ": " + ec.message());
   auto plan = PlanBatch(b, *files, subs);
   if (!plan) return plan.error();
   std::vector<BatchEntry> entries = std::move(plan->kept);
@@ -365,13 +388,16 @@ Expected<std::vector<BatchEntry>> LoadEntries(const std::vector<std::string>& di
     fs::path subs = fs::path(d) / "submissions";
     std::error_code ec;
     if (!fs::is_directory(subs, ec))
-      return MakeError(ErrorCode::kUsage, d + " is not a batch results folder (no submissions/ inside; give the --out folder of `judge batch`)");
+      return MakeError(
+          ErrorCode::kUsage,
+          d + " is not a batch results folder (no submissions/ inside; give the --out folder of `judge batch`)");
     for (const auto& e : fs::directory_iterator(subs, ec)) {
       if (!fs::exists(e.path() / "report.json")) continue;  // interrupted before it finished
       auto entry = ReadEntry(e.path());
       if (!entry) return entry.error();
       auto it = by_name.find(entry->name);
-      if (it == by_name.end() || it->second.report.started_at < entry->report.started_at) by_name[entry->name] = std::move(*entry);
+      if (it == by_name.end() || it->second.report.started_at < entry->report.started_at)
+        by_name[entry->name] = std::move(*entry);
     }
   }
   std::vector<BatchEntry> out;

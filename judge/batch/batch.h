@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "judge/run/run_pipeline.h"
-#include "judge/grade/grading_policy.h"
 #include "judge/core/run_report.h"
+#include "judge/grade/grading_policy.h"
+#include "judge/run/run_pipeline.h"
 
 namespace judge {
 
@@ -31,24 +31,24 @@ struct BatchEntry {
 
 struct LeaderboardRow {
   int rank = 0;
-  bool tied = false;          // its interval overlaps its neighbour's: the order between them is noise
+  bool tied = false;  // its interval overlaps its neighbour's: the order between them is noise
   const BatchEntry* entry = nullptr;
   double median_ms = 0, low_ms = 0, high_ms = 0;  // 95% interval of the median
 };
 
 struct BatchProgress {
   size_t done = 0, total = 0, reused = 0;
-  std::string current;        // what just finished
-  std::string line;           // one line for people
+  std::string current;  // what just finished
+  std::string line;     // one line for people
 };
 
 struct BatchOptions {
   std::vector<std::string> inputs;  // folders, files or glob patterns
   std::string out_dir = "batch-results";
   int shard_index = 0, shard_count = 1;
-  bool force = false;               // regrade even when a result with the same key exists
-  int compile_jobs = 0;             // parallel compiles (0: the CPU's threads)
-  RunOptions run;                   // the template of every run
+  bool force = false;    // regrade even when a result with the same key exists
+  int compile_jobs = 0;  // parallel compiles (0: the CPU's threads)
+  RunOptions run;        // the template of every run
   GradingPolicy grading;
   std::function<void(const BatchProgress&)> on_progress;
 };
@@ -100,7 +100,8 @@ std::vector<LeaderboardRow> Leaderboard(const std::vector<BatchEntry>& entries);
 ExitCode BatchExitCode(const std::vector<BatchEntry>& entries, bool strict);
 
 // batch.json, leaderboard.md, junit.xml, report.html, scores.csv in `out_dir`.
-Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPolicy& grading, const std::string& out_dir);
+Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPolicy& grading,
+                       const std::string& out_dir);
 Json BatchToJson(const std::vector<BatchEntry>& entries, const GradingPolicy& grading);
 
 }  // namespace judge

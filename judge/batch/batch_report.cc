@@ -72,16 +72,18 @@ std::string Markdown(const std::vector<BatchEntry>& entries, const GradingPolicy
   o << "| rank | submission | median | 95% interval | GB/s |\n|---:|---|---:|---|---:|\n";
   for (const auto& row : Leaderboard(entries)) {
     const CaseResult* perf = row.entry->report.PrimaryPerformanceCase();
-    o << "| " << RankText(row) << " | " << row.entry->name << " | " << FormatMs(row.median_ms) << " | " << FormatMs(row.low_ms)
-      << " - " << FormatMs(row.high_ms) << " | " << Fixed(perf->gbps, "%.0f") << " |\n";
+    o << "| " << RankText(row) << " | " << row.entry->name << " | " << FormatMs(row.median_ms) << " | "
+      << FormatMs(row.low_ms) << " - " << FormatMs(row.high_ms) << " | " << Fixed(perf->gbps, "%.0f") << " |\n";
   }
-  o << "\n## Every submission\n\n| submission | verdict | cases accepted | score | judged in |\n|---|---|---:|---:|---:|\n";
+  o << "\n## Every submission\n\n| submission | verdict | cases accepted | score | judged in "
+       "|\n|---|---|---:|---:|---:|\n";
   for (const auto& e : entries) {
     int ok = 0;
     for (const auto& c : e.report.cases) ok += c.verdict == Verdict::kAccepted;
     Score s = ScoreRun(e.report, grading);
-    o << "| " << e.name << " | " << VerdictShort(e.report.verdict) << " | " << ok << "/" << e.report.cases.size() << " | "
-      << Fixed(s.total(), "%.1f") << "/" << Fixed(s.max_total(), "%.0f") << " | " << FormatMs(e.report.seconds * 1e3) << " |\n";
+    o << "| " << e.name << " | " << VerdictShort(e.report.verdict) << " | " << ok << "/" << e.report.cases.size()
+      << " | " << Fixed(s.total(), "%.1f") << "/" << Fixed(s.max_total(), "%.0f") << " | "
+      << FormatMs(e.report.seconds * 1e3) << " |\n";
   }
   return o.str();
 }
@@ -112,21 +114,27 @@ std::string Html(const std::vector<BatchEntry>& entries, const GradingPolicy& gr
     const CaseResult* p = FindCase(e.report, primary);
     bool ok = e.report.verdict == Verdict::kAccepted;
     std::string cls = ok ? "bar" : "bar bad";
-    if (c && c->gbps > 0) bandwidth.bars.push_back({e.name, c->gbps, GbpsText(c->gbps) + (ok ? "" : " (" + std::string(VerdictShort(e.report.verdict)) + ")"), cls});
-    if (p && p->FigureMs() > 0)
-      ladder.bars.push_back({e.name, p->FigureMs() * 1e3, FormatMs(p->FigureMs()), cls});
+    if (c && c->gbps > 0)
+      bandwidth.bars.push_back(
+          {e.name, c->gbps, GbpsText(c->gbps) + (ok ? "" : " (" + std::string(VerdictShort(e.report.verdict)) + ")"),
+           cls});
+    if (p && p->FigureMs() > 0) ladder.bars.push_back({e.name, p->FigureMs() * 1e3, FormatMs(p->FigureMs()), cls});
   }
   if (!bandwidth.bars.empty()) b << RenderBarChart(bandwidth);
   if (!ladder.bars.empty()) b << RenderBarChart(ladder);
 
-  b << "<h2>Leaderboard</h2>\n<p class=\"muted\">Accepted, unflagged submissions by the median at " << EscapeXml(primary)
-    << "; \"=\" marks a tie (overlapping 95% intervals).</p>\n<table>\n<tr><th class=\"num\">rank</th><th>submission</th>"
+  b << "<h2>Leaderboard</h2>\n<p class=\"muted\">Accepted, unflagged submissions by the median at "
+    << EscapeXml(primary)
+    << "; \"=\" marks a tie (overlapping 95% intervals).</p>\n<table>\n<tr><th "
+       "class=\"num\">rank</th><th>submission</th>"
        "<th class=\"num\">median</th><th>95% interval</th><th class=\"num\">GB/s</th></tr>\n";
   for (const auto& row : Leaderboard(entries))
-    b << "<tr><td class=\"num\">" << RankText(row) << "</td><td>" << EscapeXml(row.entry->name) << "</td><td class=\"num\">"
-      << FormatMs(row.median_ms) << "</td><td>" << FormatMs(row.low_ms) << " - " << FormatMs(row.high_ms) << "</td><td class=\"num\">"
+    b << "<tr><td class=\"num\">" << RankText(row) << "</td><td>" << EscapeXml(row.entry->name)
+      << "</td><td class=\"num\">" << FormatMs(row.median_ms) << "</td><td>" << FormatMs(row.low_ms) << " - "
+      << FormatMs(row.high_ms) << "</td><td class=\"num\">"
       << Fixed(row.entry->report.PrimaryPerformanceCase()->gbps, "%.0f") << "</td></tr>\n";
-  b << "</table>\n<h2>Every submission</h2>\n<table>\n<tr><th>submission</th><th>verdict</th><th class=\"num\">cases</th>"
+  b << "</table>\n<h2>Every submission</h2>\n<table>\n<tr><th>submission</th><th>verdict</th><th "
+       "class=\"num\">cases</th>"
        "<th class=\"num\">score</th><th>first problem</th></tr>\n";
   for (const auto& e : entries) {
     int ok = 0;
@@ -137,10 +145,11 @@ std::string Html(const std::vector<BatchEntry>& entries, const GradingPolicy& gr
     }
     if (first.empty()) first = e.report.message;
     Score s = ScoreRun(e.report, grading);
-    b << "<tr><td><a href=\"submissions/" << EscapeXml(e.dir) << "/report.html\">" << EscapeXml(e.name) << "</a></td><td class=\""
-      << VerdictClass(e.report.verdict) << "\">" << VerdictShort(e.report.verdict) << "</td><td class=\"num\">" << ok << "/"
-      << e.report.cases.size() << "</td><td class=\"num\">" << Fixed(s.total(), "%.1f") << "/" << Fixed(s.max_total(), "%.0f")
-      << "</td><td>" << EscapeXml(first.substr(0, 200)) << "</td></tr>\n";
+    b << "<tr><td><a href=\"submissions/" << EscapeXml(e.dir) << "/report.html\">" << EscapeXml(e.name)
+      << "</a></td><td class=\"" << VerdictClass(e.report.verdict) << "\">" << VerdictShort(e.report.verdict)
+      << "</td><td class=\"num\">" << ok << "/" << e.report.cases.size() << "</td><td class=\"num\">"
+      << Fixed(s.total(), "%.1f") << "/" << Fixed(s.max_total(), "%.0f") << "</td><td>"
+      << EscapeXml(first.substr(0, 200)) << "</td></tr>\n";
   }
   b << "</table>\n";
   return HtmlPage("Batch results - gpu-judge", b.str());
@@ -155,9 +164,9 @@ std::string ScoresCsv(const std::vector<BatchEntry>& entries, const GradingPolic
     Score s = ScoreRun(e.report, grading);
     const CaseResult* p = e.report.PrimaryPerformanceCase();
     bool timed = p && e.report.verdict == Verdict::kAccepted && p->FigureMs() > 0;
-    o << Csv(e.name) << "," << VerdictShort(e.report.verdict) << "," << Fixed(s.total(), "%.2f") << "," << Fixed(s.max_total(), "%.2f")
-      << "," << (timed ? Fixed(p->FigureMs() * 1e3, "%.3f") : "") << "," << (timed ? Fixed(p->gbps, "%.1f") : "") << ","
-      << (ranks.count(&e) ? ranks[&e] : "") << "\n";
+    o << Csv(e.name) << "," << VerdictShort(e.report.verdict) << "," << Fixed(s.total(), "%.2f") << ","
+      << Fixed(s.max_total(), "%.2f") << "," << (timed ? Fixed(p->FigureMs() * 1e3, "%.3f") : "") << ","
+      << (timed ? Fixed(p->gbps, "%.1f") : "") << "," << (ranks.count(&e) ? ranks[&e] : "") << "\n";
   }
   return o.str();
 }
@@ -170,26 +179,46 @@ Json BatchToJson(const std::vector<BatchEntry>& entries, const GradingPolicy& gr
     int ok = 0;
     for (const auto& c : e.report.cases) ok += c.verdict == Verdict::kAccepted;
     Score s = ScoreRun(e.report, grading);
-    Json j = {{"name", e.name}, {"key", e.key}, {"dir", "submissions/" + e.dir}, {"verdict", std::string(VerdictShort(e.report.verdict))},
-              {"verdict_code", int(e.report.verdict)}, {"cases", e.report.cases.size()}, {"accepted", ok},
-              {"score", s.total()}, {"max_score", s.max_total()}, {"sha256", e.report.submission_sha256}};
+    Json j = {{"name", e.name},
+              {"key", e.key},
+              {"dir", "submissions/" + e.dir},
+              {"verdict", std::string(VerdictShort(e.report.verdict))},
+              {"verdict_code", int(e.report.verdict)},
+              {"cases", e.report.cases.size()},
+              {"accepted", ok},
+              {"score", s.total()},
+              {"max_score", s.max_total()},
+              {"sha256", e.report.submission_sha256}};
     if (const CaseResult* p = e.report.PrimaryPerformanceCase(); p && p->FigureMs() > 0)
-      j["performance"] = {{"case", p->name}, {"median_ms", p->FigureMs()}, {"noise", p->event.noise},
-                          {"gbps", p->gbps}, {"flags", p->flags}};
+      j["performance"] = {{"case", p->name},
+                          {"median_ms", p->FigureMs()},
+                          {"noise", p->event.noise},
+                          {"gbps", p->gbps},
+                          {"flags", p->flags}};
     list.push_back(j);
   }
   Json board = Json::array();
   for (const auto& row : Leaderboard(entries))
-    board.push_back({{"rank", row.rank}, {"tied", row.tied}, {"name", row.entry->name}, {"median_ms", row.median_ms},
-                     {"low_ms", row.low_ms}, {"high_ms", row.high_ms}});
-  Json j = {{"schema", "gpu-judge.batch"}, {"schema_version", 1}, {"judge_version", kJudgeVersion},
-            {"submissions", entries.size()}, {"ceiling_gbps", Ceiling(entries)},
-            {"grading", GradingPolicyToJson(grading)}, {"entries", list}, {"leaderboard", board}};
+    board.push_back({{"rank", row.rank},
+                     {"tied", row.tied},
+                     {"name", row.entry->name},
+                     {"median_ms", row.median_ms},
+                     {"low_ms", row.low_ms},
+                     {"high_ms", row.high_ms}});
+  Json j = {{"schema", "gpu-judge.batch"},
+            {"schema_version", 1},
+            {"judge_version", kJudgeVersion},
+            {"submissions", entries.size()},
+            {"ceiling_gbps", Ceiling(entries)},
+            {"grading", GradingPolicyToJson(grading)},
+            {"entries", list},
+            {"leaderboard", board}};
   if (!entries.empty() && entries.front().report.device) j["device"] = DeviceInfoToJson(*entries.front().report.device);
   return j;
 }
 
-Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPolicy& grading, const std::string& out_dir) {
+Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPolicy& grading,
+                       const std::string& out_dir) {
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   // A reader (a course page, the next merge) sees the old file or the new one, never half of one.

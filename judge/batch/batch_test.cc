@@ -48,7 +48,8 @@ TEST(Leaderboard, RanksAcceptedByMedianAndTiesOverlappingIntervals) {
   EXPECT_EQ(rows[2].rank, 1);  // and a's reaches b's
   EXPECT_TRUE(rows[0].tied && rows[1].tied && rows[2].tied);
 
-  std::vector<BatchEntry> apart = {Entry("x", Verdict::kAccepted, 0.010, 0.001), Entry("y", Verdict::kAccepted, 0.020, 0.001)};
+  std::vector<BatchEntry> apart = {Entry("x", Verdict::kAccepted, 0.010, 0.001),
+                                   Entry("y", Verdict::kAccepted, 0.020, 0.001)};
   auto ranked = Leaderboard(apart);
   EXPECT_EQ(ranked[1].rank, 2);
   EXPECT_FALSE(ranked[0].tied || ranked[1].tied);
@@ -75,7 +76,8 @@ TEST(EntryNames, AreRelativeToTheInputAndGrowOnlyToTellFilesApart) {
   };
   const Case cases[] = {
       {"an absolute folder: relative to it",
-       {{"/srv/course/students/alice/kernel.cu", "/srv/course/students"}, {"/srv/course/students/bob/kernel.cu", "/srv/course/students/"}},
+       {{"/srv/course/students/alice/kernel.cu", "/srv/course/students"},
+        {"/srv/course/students/bob/kernel.cu", "/srv/course/students/"}},
        {"alice/kernel.cu", "bob/kernel.cu"}},
       {"a relative folder, and the current one",
        {{"students/alice/kernel.cu", "students"}, {"top.cu", "."}, {"../other/x/k.cu", "../other"}},
@@ -84,10 +86,13 @@ TEST(EntryNames, AreRelativeToTheInputAndGrowOnlyToTellFilesApart) {
        {{"students/alice/kernel.cu", ""}, {"/home/me/solution.cu", ""}},
        {"students/alice/kernel.cu", "solution.cu"}},
       {"an absolute glob: file names that clash take their folder",
-       {{"/srv/students/alice/kernel.cu", ""}, {"/srv/students/bob/kernel.cu", ""}, {"/srv/students/carol/main.cu", ""}},
+       {{"/srv/students/alice/kernel.cu", ""},
+        {"/srv/students/bob/kernel.cu", ""},
+        {"/srv/students/carol/main.cu", ""}},
        {"alice/kernel.cu", "bob/kernel.cu", "main.cu"}},
       {"two courses' folders: as many parent folders as tell them apart",
-       {{"/srv/2024/students/alice/kernel.cu", "/srv/2024/students"}, {"/srv/2025/students/alice/kernel.cu", "/srv/2025/students"},
+       {{"/srv/2024/students/alice/kernel.cu", "/srv/2024/students"},
+        {"/srv/2025/students/alice/kernel.cu", "/srv/2025/students"},
         {"/srv/2025/students/bob/kernel.cu", "/srv/2025/students"}},
        {"2024/students/alice/kernel.cu", "2025/students/alice/kernel.cu", "bob/kernel.cu"}},
       {"a lengthened name that meets another lengthens that one too",
@@ -189,7 +194,8 @@ TEST(GradingPolicy, SplitsCorrectnessAndScalesPerformanceWithTheMetric) {
   EXPECT_NE(failed.performance_note.find("every case accepted"), std::string::npos);
 
   auto custom = GradingPolicyFromJson(Json::parse(R"({"correctness_points": 10, "performance_points": 90,
-      "performance": {"metric": "median_us", "zero_at": 100, "full_at": 10}})"), "test");
+      "performance": {"metric": "median_us", "zero_at": 100, "full_at": 10}})"),
+                                      "test");
   ASSERT_TRUE(custom.ok());
   r.cases[1].verdict = Verdict::kAccepted;
   r.cases[3].audit.honest_median_ms = 0.055;  // 55 us: halfway from 100 down to 10

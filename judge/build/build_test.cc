@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -32,9 +32,19 @@ class FakeCompiler : public Compiler {
     ++compiles;
     ProcessResult r;
     std::string text = ReadFile(job.source).value();
-    if (text.find("TIMEOUT") != std::string::npos) { r.timed_out = true; return r; }
-    if (text.find("HUGE") != std::string::npos) { r.signal = SIGXFSZ; return r; }
-    if (text.find("FAIL") != std::string::npos) { r.exit_code = 1; r.output = job.source + ":2:3: error: expected ';'"; return r; }
+    if (text.find("TIMEOUT") != std::string::npos) {
+      r.timed_out = true;
+      return r;
+    }
+    if (text.find("HUGE") != std::string::npos) {
+      r.signal = SIGXFSZ;
+      return r;
+    }
+    if (text.find("FAIL") != std::string::npos) {
+      r.exit_code = 1;
+      r.output = job.source + ":2:3: error: expected ';'";
+      return r;
+    }
     fs::copy_file(library_, job.output);
     r.exit_code = 0;
     return r;
@@ -53,9 +63,11 @@ class BuildTest : public ::testing::Test {
     dir_ = MakeTempDir(fs::temp_directory_path().string(), "judge-build-test-").value();
     // Any real shared library will do as the fake compiler's product.
     HostCompiler cc;
-    WriteFileAtomic(dir_ + "/lib.cc", "extern \"C\" void solve(const float*, float*, int) {}\n"
-                                      "void solve(const float*, float*, long) {}\n"
-                                      "static void hidden() {}\n").ok();
+    WriteFileAtomic(dir_ + "/lib.cc",
+                    "extern \"C\" void solve(const float*, float*, int) {}\n"
+                    "void solve(const float*, float*, long) {}\n"
+                    "static void hidden() {}\n")
+        .ok();
     auto r = cc.Compile(CompileJob{dir_ + "/lib.cc", dir_ + "/lib.so", "host", ProcessOptions{120}});
     ASSERT_TRUE(r.ok() && r->Succeeded()) << (r.ok() ? r->output : r.error().message);
   }
@@ -93,7 +105,7 @@ TEST_F(BuildTest, SecondBuildIsACacheHit) {
   EXPECT_EQ(second->library_path, first->library_path);
   EXPECT_EQ(fake.compiles, 1);
   EXPECT_TRUE(fs::is_empty(dir_ + "/cache/tmp"));  // the build folder was cleaned up
-  fake.identity = "fake 2.0";  // a new compiler invalidates
+  fake.identity = "fake 2.0";                      // a new compiler invalidates
   EXPECT_FALSE(cache.Build(fake, src, "sm_90", 10)->cache_hit);
   EXPECT_EQ(fake.compiles, 2);
 }
@@ -219,8 +231,10 @@ class CompileSandboxTest : public BuildTest {
     ::setenv("TMPDIR", tmp_.c_str(), 1);
   }
   void TearDown() override {
-    if (old_tmpdir_.empty()) ::unsetenv("TMPDIR");
-    else ::setenv("TMPDIR", old_tmpdir_.c_str(), 1);
+    if (old_tmpdir_.empty())
+      ::unsetenv("TMPDIR");
+    else
+      ::setenv("TMPDIR", old_tmpdir_.c_str(), 1);
     RemoveTree(tmp_);
     RemoveTree(secret_dir_);
     BuildTest::TearDown();
@@ -237,14 +251,16 @@ class CompileSandboxTest : public BuildTest {
 TEST_F(CompileSandboxTest, AGoodSourceCompilesIsCachedAndReportsItsLayers) {
   HostCompiler cc;
   CompileCache cache(dir_ + "/cache");
-  std::string src = Source("good.cc", "extern \"C\" void solve(const float* in, float* out, int n) { out[0] = in[0]; }\n");
+  std::string src =
+      Source("good.cc", "extern \"C\" void solve(const float* in, float* out, int n) { out[0] = in[0]; }\n");
   auto first = cache.Build(cc, src, "host", 120);
   ASSERT_TRUE(first.ok()) << first.error().message;
   ASSERT_TRUE(first->ok) << first->log;
   EXPECT_TRUE(fs::exists(first->library_path));
   std::vector<std::string> names;
   for (const auto& p : first->sandbox) names.push_back(p.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"rlimits", "network_namespace", "unprivileged", "no_new_privs", "landlock"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"rlimits", "network_namespace", "unprivileged", "no_new_privs", "landlock"}));
   EXPECT_TRUE(Layer(*first, "rlimits")->active) << Layer(*first, "rlimits")->detail;
   EXPECT_TRUE(Layer(*first, "unprivileged")->active) << Layer(*first, "unprivileged")->detail;
   EXPECT_TRUE(Layer(*first, "no_new_privs")->active);
@@ -268,7 +284,8 @@ TEST_F(CompileSandboxTest, IncludingAFileOutsideTheSubmissionShowsNoneOfIt) {
   HostCompiler cc;
   CompileCache cache(dir_ + "/cache");
   for (const std::string& target : {secret_dir_ + "/secret.h", std::string("/etc/passwd")}) {
-    std::string src = Source("leak.cc", "#include \"" + target + "\"\nextern \"C\" void solve(const float*, float*, int) {}\n");
+    std::string src =
+        Source("leak.cc", "#include \"" + target + "\"\nextern \"C\" void solve(const float*, float*, int) {}\n");
     auto built = cache.Build(cc, src, "host", 120);
     ASSERT_TRUE(built.ok()) << built.error().message;
     EXPECT_FALSE(built->ok);
@@ -288,7 +305,8 @@ TEST_F(CompileSandboxTest, WithoutLandlockTheLogFilterStillHidesTheIncludedFile)
   ::unsetenv("JUDGE_SANDBOX_SKIP");
   ASSERT_TRUE(built.ok()) << built.error().message;
   EXPECT_FALSE(built->ok);
-  EXPECT_NE(built->log.find(secret_dir_ + "/secret.h:1:1: error: stray"), std::string::npos) << built->log;  // it was read
+  EXPECT_NE(built->log.find(secret_dir_ + "/secret.h:1:1: error: stray"), std::string::npos)
+      << built->log;  // it was read
   EXPECT_EQ(built->log.find(marker_), std::string::npos) << built->log;
 }
 
@@ -300,7 +318,8 @@ TEST_F(CompileSandboxTest, ANeighbourOfTheSubmissionCannotBeIncluded) {
   auto built = CompileCache(dir_ + "/cache").Build(cc, src, "host", 120);
   ASSERT_TRUE(built.ok()) << built.error().message;
   EXPECT_FALSE(built->ok);
-  EXPECT_NE(built->log.find(src + ":1:10: fatal error: neighbour.h: No such file or directory"), std::string::npos) << built->log;
+  EXPECT_NE(built->log.find(src + ":1:10: fatal error: neighbour.h: No such file or directory"), std::string::npos)
+      << built->log;
 }
 
 TEST_F(CompileSandboxTest, ASyntaxErrorNamesTheSubmittedFileAndQuotesItsLine) {
@@ -333,7 +352,8 @@ TEST_F(CompileSandboxTest, SkippedLayersAreReportedAndKeyedApart) {
 TEST_F(CompileSandboxTest, DisabledTheCompilerReadsTheSourceInPlaceAndSaysSo) {
   HostCompiler cc({"-I" + secret_dir_});
   std::string src = Source("trusted.cc", "#include \"secret.h\"\n");  // a trusted reference may include what it likes
-  auto built = CompileCache(dir_ + "/cache", CompileSandboxPolicy{false, "the problem's trusted reference"}).Build(cc, src, "host", 120);
+  auto built = CompileCache(dir_ + "/cache", CompileSandboxPolicy{false, "the problem's trusted reference"})
+                   .Build(cc, src, "host", 120);
   ASSERT_TRUE(built.ok()) << built.error().message;
   ASSERT_EQ(built->sandbox.size(), 1u);
   EXPECT_FALSE(built->sandbox[0].active);
@@ -351,8 +371,10 @@ TEST_F(CompileSandboxTest, WithoutRootTheNetworkNamespaceComesFromAUserNamespace
     if (geteuid() == 0 && (DropRoot().error != 0 || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0)) _exit(90);
     HostCompiler cc;
     auto built = CompileCache(cache_dir).Build(cc, src, "host", 120);
-    std::string j = built.ok() ? Json{{"ok", built->ok}, {"log", built->log}, {"sandbox", SandboxReportToJson(built->sandbox)}}.dump()
-                               : Json{{"error", built.error().message}}.dump();
+    std::string j =
+        built.ok()
+            ? Json{{"ok", built->ok}, {"log", built->log}, {"sandbox", SandboxReportToJson(built->sandbox)}}.dump()
+            : Json{{"error", built.error().message}}.dump();
     (void)!write(pipefd[1], j.data(), j.size());
     _exit(0);
   }
@@ -369,11 +391,13 @@ TEST_F(CompileSandboxTest, WithoutRootTheNetworkNamespaceComesFromAUserNamespace
   EXPECT_TRUE(j["ok"].get<bool>()) << j["log"];
   for (const auto& p : SandboxReportFromJson(j["sandbox"])) {
     if (p.name != "network_namespace") continue;
-    if (!p.active && p.detail.find("refused too") != std::string::npos) GTEST_SKIP() << "user namespaces are disabled here: " << p.detail;
+    if (!p.active && p.detail.find("refused too") != std::string::npos)
+      GTEST_SKIP() << "user namespaces are disabled here: " << p.detail;
     EXPECT_TRUE(p.active) << p.detail;
     EXPECT_NE(p.detail.find("inside an unprivileged user namespace (uid"), std::string::npos) << p.detail;
   }
-  EXPECT_NE(j["sandbox"].dump().find("in its user namespace"), std::string::npos) << j["sandbox"].dump();  // the process limit
+  EXPECT_NE(j["sandbox"].dump().find("in its user namespace"), std::string::npos)
+      << j["sandbox"].dump();  // the process limit
 }
 
 TEST_F(BuildTest, ACompilerKilledByASignalSaysSo) {

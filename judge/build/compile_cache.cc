@@ -20,7 +20,8 @@ constexpr const char* kSourceToken = "@SOURCE@";
 
 std::string ReplaceAll(std::string text, const std::string& from, const std::string& to) {
   if (from.empty()) return text;
-  for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);
+  for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+    text.replace(at, from.size(), to);
   return text;
 }
 
@@ -85,8 +86,8 @@ Expected<BuildOutcome> CompileCache::Build(Compiler& compiler, const std::string
   auto identity = compiler.Identity();
   if (!identity) return identity.error();
   std::string key = CompileCacheKey(*identity, compiler.Flags(target), target, *source, sandbox_.CacheKeyPart());
-  Expected<BuildOutcome> out = dir_.empty() ? Expected<BuildOutcome>(MakeError(ErrorCode::kIo, "no cache"))
-                                            : Lookup(key);
+  Expected<BuildOutcome> out =
+      dir_.empty() ? Expected<BuildOutcome>(MakeError(ErrorCode::kIo, "no cache")) : Lookup(key);
   if (out) out->log = ReplaceAll(out->log, kSourceToken, source_path);
   if (!out) out = CompileAndPublish(compiler, source_path, target, timeout_seconds, key);
   if (out) {
@@ -109,11 +110,14 @@ Expected<BuildOutcome> CompileCache::CompileAndPublish(Compiler& compiler, const
   out.timed_out = result->timed_out;
   out.sandbox = (*box)->Report();
   // The compiler saw the copy in the scratch folder; the person knows the file they submitted.
-  std::string log = ReplaceAll(WithoutForeignSourceLines(result->output, (*box)->source()), (*box)->source(), source_path);
+  std::string log =
+      ReplaceAll(WithoutForeignSourceLines(result->output, (*box)->source()), (*box)->source(), source_path);
   out.log = log + (result->output_truncated ? "\n[compiler output truncated]\n" : "");
-  if (result->timed_out) out.log += "\ncompilation exceeded " + std::to_string(int(timeout_seconds)) + " s and was stopped\n";
+  if (result->timed_out)
+    out.log += "\ncompilation exceeded " + std::to_string(int(timeout_seconds)) + " s and was stopped\n";
   // SIGXFSZ, SIGXCPU: a limit of the compile sandbox; without this line the log may be empty.
-  else if (result->signal) out.log += "\nthe compiler was killed by " + DescribeSignal(result->signal) + "\n";
+  else if (result->signal)
+    out.log += "\nthe compiler was killed by " + DescribeSignal(result->signal) + "\n";
   out.compile_seconds = result->seconds;
   if (dir_.empty()) {
     if (out.ok) {
@@ -131,16 +135,21 @@ Expected<BuildOutcome> CompileCache::CompileAndPublish(Compiler& compiler, const
     if (!staging) return staging.error();
     std::error_code ec;
     fs::copy_file((*box)->output(), *staging + "/lib.so", ec);
-    Status published = ec ? Status(MakeError(ErrorCode::kIo, "cannot copy the library out of the compile sandbox: " + ec.message()))
-                          : RenameAtomic(*staging + "/lib.so", base + ".so");
+    Status published =
+        ec ? Status(MakeError(ErrorCode::kIo, "cannot copy the library out of the compile sandbox: " + ec.message()))
+           : RenameAtomic(*staging + "/lib.so", base + ".so");
     RemoveTree(*staging);
     if (!published) return published.error();
     out.library_path = base + ".so";
   }
   // A timeout says nothing certain about the source, so it is not cached.
   if (!out.timed_out) {
-    Json meta = {{"ok", out.ok}, {"log", ReplaceAll(out.log, source_path, kSourceToken)}, {"compile_seconds", out.compile_seconds},
-                 {"compiler", compiler.Name()}, {"target", target}, {"source", source_path},
+    Json meta = {{"ok", out.ok},
+                 {"log", ReplaceAll(out.log, source_path, kSourceToken)},
+                 {"compile_seconds", out.compile_seconds},
+                 {"compiler", compiler.Name()},
+                 {"target", target},
+                 {"source", source_path},
                  {"sandbox", SandboxReportToJson(out.sandbox)}};
     if (auto st = WriteFileAtomic(base + ".json", meta.dump(1)); !st) return st.error();
   }

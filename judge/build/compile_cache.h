@@ -25,7 +25,7 @@ struct BuildOutcome {
   std::string log;           // compiler diagnostics (warnings too)
   bool cache_hit = false;
   bool timed_out = false;
-  double seconds = 0;        // of this call (a hit is ~0)
+  double seconds = 0;          // of this call (a hit is ~0)
   double compile_seconds = 0;  // of the original compile
   std::string key;
   std::vector<std::string> flags;
@@ -35,8 +35,7 @@ struct BuildOutcome {
 // `confinement`: CompileSandboxPolicy::CacheKeyPart(), so that a library built with fewer layers
 // (one that could have embedded a file the sandbox hides) is never served to a confined build.
 std::string CompileCacheKey(const std::string& compiler_identity, const std::vector<std::string>& flags,
-                            const std::string& target, const std::string& source,
-                            const std::string& confinement = "");
+                            const std::string& target, const std::string& source, const std::string& confinement = "");
 
 class CompileCache {
  public:
@@ -51,8 +50,7 @@ class CompileCache {
  private:
   Expected<BuildOutcome> Lookup(const std::string& key) const;
   Expected<BuildOutcome> CompileAndPublish(Compiler& compiler, const std::string& source_path,
-                                           const std::string& target, double timeout_seconds,
-                                           const std::string& key);
+                                           const std::string& target, double timeout_seconds, const std::string& key);
   std::string EntryBase(const std::string& key) const;
   std::string dir_;
   CompileSandboxPolicy sandbox_;

@@ -95,8 +95,9 @@ std::vector<std::string> NvccCompiler::Flags(const std::string& target) const {
   std::string cc = target.substr(target.find('_') + 1);  // "sm_90" -> "90"
   // Machine code for the present GPU plus its PTX; -cudart shared so the submission and the
   // worker share one CUDA runtime (one error state, one set of pointers).
-  return {"-O3", "-std=c++17", "-lineinfo", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared",
-          "--generate-code=arch=compute_" + cc + ",code=[compute_" + cc + ",sm_" + cc + "]"};
+  return {"-O3",     "-std=c++17", "-lineinfo",
+          "-shared", "-Xcompiler", "-fPIC",
+          "-cudart", "shared",     "--generate-code=arch=compute_" + cc + ",code=[compute_" + cc + ",sm_" + cc + "]"};
 }
 
 std::vector<std::string> NvccCompiler::ReadPaths() const {

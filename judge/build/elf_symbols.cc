@@ -38,7 +38,8 @@ Expected<std::vector<std::string>> ReadExportedFunctions(const std::string& so_p
     Elf64_Shdr sh, strtab;
     if (!ReadAt(d, eh.e_shoff + uint64_t(i) * eh.e_shentsize, &sh)) return NotElf(so_path, "truncated section table");
     if (sh.sh_type != SHT_DYNSYM) continue;
-    if (!ReadAt(d, eh.e_shoff + uint64_t(sh.sh_link) * eh.e_shentsize, &strtab)) return NotElf(so_path, "bad string table");
+    if (!ReadAt(d, eh.e_shoff + uint64_t(sh.sh_link) * eh.e_shentsize, &strtab))
+      return NotElf(so_path, "bad string table");
     for (uint64_t off = 0; sh.sh_entsize && off + sh.sh_entsize <= sh.sh_size; off += sh.sh_entsize) {
       Elf64_Sym sym;
       if (!ReadAt(d, sh.sh_offset + off, &sym)) return NotElf(so_path, "truncated symbol table");
@@ -64,7 +65,10 @@ EntryPointCheck CheckEntryPoint(const std::vector<std::string>& exported, const 
   EntryPointCheck check;
   std::string mangled;
   for (const auto& sym : exported) {
-    if (sym == name) { check.found = true; return check; }
+    if (sym == name) {
+      check.found = true;
+      return check;
+    }
     std::string demangled = Demangle(sym);
     if (demangled.rfind(name + "(", 0) == 0) mangled = sym;
   }

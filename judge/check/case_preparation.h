@@ -18,7 +18,7 @@ namespace judge {
 struct PreparedCase {
   Case spec;
   std::vector<std::map<std::string, InputSpec>> variant_inputs;  // [variant][input name]
-  std::vector<ExpectedOutputs> expected;                          // [variant]
+  std::vector<ExpectedOutputs> expected;                         // [variant]
 };
 
 // Expected outputs already computed in this process, by problem, scalars and input specs: a ladder

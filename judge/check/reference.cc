@@ -26,11 +26,14 @@ Expected<Reference> Reference::Load(const Problem& problem, CompileCache& cache)
   CompileCache trusted(cache.dir(), CompileSandboxPolicy(false, "the problem's trusted reference"));
   auto built = trusted.Build(compiler, problem.reference_source, "host", problem.limits.compile_seconds);
   if (!built) return built.error();
-  if (!built->ok) return MakeError(ErrorCode::kInternal, "the reference " + problem.reference_source + " does not compile:\n" + built->log);
+  if (!built->ok)
+    return MakeError(ErrorCode::kInternal,
+                     "the reference " + problem.reference_source + " does not compile:\n" + built->log);
   void* handle = ::dlopen(built->library_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) return MakeError(ErrorCode::kInternal, std::string("cannot load the reference: ") + ::dlerror());
   void* fn = ::dlsym(handle, "judge_reference");
-  if (!fn) return MakeError(ErrorCode::kInternal, problem.reference_source + " does not define extern \"C\" judge_reference");
+  if (!fn)
+    return MakeError(ErrorCode::kInternal, problem.reference_source + " does not define extern \"C\" judge_reference");
   Reference ref;
   ref.fn_ = reinterpret_cast<Fn>(fn);
   ref.name_ = "problems/" + problem.name + "/" + std::filesystem::path(problem.reference_source).filename().string();
@@ -87,7 +90,10 @@ Expected<ExpectedOutputs> Reference::Compute(const Problem& problem, const Case&
   std::vector<int64_t> input_counts, output_counts, scalars;
   ExpectedOutputs outputs;
   for (const Param& p : problem.params) {
-    if (!p.is_buffer) { scalars.push_back(c.scalars.at(p.name)); continue; }
+    if (!p.is_buffer) {
+      scalars.push_back(c.scalars.at(p.name));
+      continue;
+    }
     auto count = problem.ElementCount(p, c.scalars);
     if (!count) return count.error();
     if (p.role == Role::kInput) {
@@ -102,31 +108,38 @@ Expected<ExpectedOutputs> Reference::Compute(const Problem& problem, const Case&
   size_t total = 0;
   for (int64_t n : output_counts) total += size_t(n);
   SharedDoubles shared(total + 1);  // + the reference's return code
-  if (!shared.data()) return MakeError(ErrorCode::kInternal, "cannot map memory for the reference's outputs: " + std::string(std::strerror(errno)));
+  if (!shared.data())
+    return MakeError(ErrorCode::kInternal,
+                     "cannot map memory for the reference's outputs: " + std::string(std::strerror(errno)));
   std::vector<double*> output_ptrs;
-  for (size_t i = 0, offset = 0; i < outputs.size(); offset += outputs[i].size(), ++i) output_ptrs.push_back(shared.data() + offset);
-  JudgeReferenceArgs args{int32_t(inputs.size()), input_ptrs.data(), input_counts.data(),
+  for (size_t i = 0, offset = 0; i < outputs.size(); offset += outputs[i].size(), ++i)
+    output_ptrs.push_back(shared.data() + offset);
+  JudgeReferenceArgs args{int32_t(inputs.size()),  input_ptrs.data(),  input_counts.data(),
                           int32_t(outputs.size()), output_ptrs.data(), output_counts.data(),
                           int32_t(scalars.size()), scalars.data()};
   const std::string where = "the problem's reference " + name_ + " ";
   const std::string whose = " on case " + c.name + ": a bug in the problem, not in the submission";
   // The child only calls the reference and exits: no locks of the judge's other threads are taken.
   pid_t pid = ::fork();
-  if (pid < 0) return MakeError(ErrorCode::kInternal, "cannot fork for the reference: " + std::string(std::strerror(errno)));
+  if (pid < 0)
+    return MakeError(ErrorCode::kInternal, "cannot fork for the reference: " + std::string(std::strerror(errno)));
   if (pid == 0) {
     shared.data()[total] = fn_(&args);
     _exit(0);
   }
   auto status = WaitWithDeadline(pid, limit_seconds_);
   if (!status)
-    return MakeError(ErrorCode::kInternal, where + "did not finish within " + std::to_string(int(limit_seconds_)) + " s" + whose);
+    return MakeError(ErrorCode::kInternal,
+                     where + "did not finish within " + std::to_string(int(limit_seconds_)) + " s" + whose);
   if (WIFSIGNALED(*status))
-    return MakeError(ErrorCode::kInternal, where + "crashed (killed by " + DescribeSignal(WTERMSIG(*status)) + ")" + whose);
+    return MakeError(ErrorCode::kInternal,
+                     where + "crashed (killed by " + DescribeSignal(WTERMSIG(*status)) + ")" + whose);
   if (WEXITSTATUS(*status) != 0)  // exit() inside the reference
     return MakeError(ErrorCode::kInternal, where + "exited with code " + std::to_string(WEXITSTATUS(*status)) + whose);
   if (int rc = int(shared.data()[total]); rc != 0)
     return MakeError(ErrorCode::kInternal, where + "failed (returned " + std::to_string(rc) + ")" + whose);
-  for (size_t i = 0; i < outputs.size(); ++i) std::memcpy(outputs[i].data(), output_ptrs[i], outputs[i].size() * sizeof(double));
+  for (size_t i = 0; i < outputs.size(); ++i)
+    std::memcpy(outputs[i].data(), output_ptrs[i], outputs[i].size() * sizeof(double));
   return outputs;
 }
 

@@ -29,7 +29,8 @@ std::string Num(double v) {
 
 }  // namespace
 
-CheckResult CheckOutput(const std::vector<double>& expected, const std::string& got, DType dtype, const Tolerance& tol) {
+CheckResult CheckOutput(const std::vector<double>& expected, const std::string& got, DType dtype,
+                        const Tolerance& tol) {
   CheckResult r;
   r.elements = int64_t(expected.size());
   r.worst_index = expected.empty() ? -1 : 0;
@@ -65,10 +66,12 @@ std::string CheckResult::Describe(const std::string& buffer_name) const {
     ss << at << " is " << Num(got) << ", expected " << Num(expected)
        << (std::isnan(got) ? " (NaN: the output was never written, or the kernel produced NaN)" : "");
   } else {
-    ss << at << " = " << Num(got) << ", expected " << Num(expected) << ": error " << Num(abs_error)
-       << " (relative " << Num(rel_error) << ") vs tolerance " << Num(tolerance);
-    if (tolerance_used >= 100) ss << " (" << Num(std::round(tolerance_used)) << " times the tolerance)";
-    else ss << " (" << Num(tolerance_used * 100) << "% of it)";
+    ss << at << " = " << Num(got) << ", expected " << Num(expected) << ": error " << Num(abs_error) << " (relative "
+       << Num(rel_error) << ") vs tolerance " << Num(tolerance);
+    if (tolerance_used >= 100)
+      ss << " (" << Num(std::round(tolerance_used)) << " times the tolerance)";
+    else
+      ss << " (" << Num(tolerance_used * 100) << "% of it)";
   }
   if (mismatches > 1) ss << "; " << mismatches << " of " << elements << " elements out of tolerance";
   return ss.str();

@@ -14,13 +14,13 @@ struct CheckResult {
   bool passed = false;
   int64_t elements = 0;
   int64_t mismatches = 0;
-  int64_t non_finite = 0;        // NaN or Inf in the output
-  int64_t worst_index = -1;      // element with the largest share of its tolerance used
-  double expected = 0, got = 0;  // at worst_index
-  double abs_error = 0;          // at worst_index
-  double rel_error = 0;          // abs_error / |expected|, 0 when expected is 0
-  double tolerance = 0;          // atol + rtol * |expected| at worst_index
-  double tolerance_used = 0;     // abs_error / tolerance (> 1 fails); inf for NaN/Inf
+  int64_t non_finite = 0;                                      // NaN or Inf in the output
+  int64_t worst_index = -1;                                    // element with the largest share of its tolerance used
+  double expected = 0, got = 0;                                // at worst_index
+  double abs_error = 0;                                        // at worst_index
+  double rel_error = 0;                                        // abs_error / |expected|, 0 when expected is 0
+  double tolerance = 0;                                        // atol + rtol * |expected| at worst_index
+  double tolerance_used = 0;                                   // abs_error / tolerance (> 1 fails); inf for NaN/Inf
   std::string Describe(const std::string& buffer_name) const;  // one line for people
 };
 

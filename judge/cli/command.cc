@@ -35,26 +35,30 @@ const Command* Find(std::span<const Command> commands, std::string_view name) {
 }
 
 void AddSharedOptions(cxxopts::Options& opts) {
-  opts.add_options()
-      ("problem", "problem name (a folder of problems/)", cxxopts::value<std::string>()->default_value("reduction"))
-      ("root", "folder holding problems/ and testcases/ (default: found from the current folder)", cxxopts::value<std::string>())
-      ("device", "cuda, or host for the GPU-less test double (host submissions are .cc files)", cxxopts::value<std::string>()->default_value("cuda"))
-      ("arch", "GPU target, e.g. sm_90 (default: the present GPU's)", cxxopts::value<std::string>())
-      ("cache-dir", "compile cache folder (default: $JUDGE_CACHE_DIR or ~/.cache/gpu-judge)", cxxopts::value<std::string>())
-      ("no-cache", "always recompile")
-      ("v,verbose", "log what the judge does");
+  opts.add_options()("problem", "problem name (a folder of problems/)",
+                     cxxopts::value<std::string>()->default_value("reduction"))(
+      "root", "folder holding problems/ and testcases/ (default: found from the current folder)",
+      cxxopts::value<std::string>())("device",
+                                     "cuda, or host for the GPU-less test double (host submissions are .cc files)",
+                                     cxxopts::value<std::string>()->default_value("cuda"))(
+      "arch", "GPU target, e.g. sm_90 (default: the present GPU's)", cxxopts::value<std::string>())(
+      "cache-dir", "compile cache folder (default: $JUDGE_CACHE_DIR or ~/.cache/gpu-judge)",
+      cxxopts::value<std::string>())("no-cache", "always recompile")("v,verbose", "log what the judge does");
 }
 
 Expected<SharedOptions> ReadSharedOptions(const cxxopts::ParseResult& args) {
   SharedOptions s;
   std::string device = args["device"].as<std::string>();
   auto kind = ParseDeviceKind(device);
-  if (!kind) return MakeError(ErrorCode::kUsage, "--device must be cuda or host (host: the GPU-less test double), not \"" + device + "\"");
+  if (!kind)
+    return MakeError(ErrorCode::kUsage,
+                     "--device must be cuda or host (host: the GPU-less test double), not \"" + device + "\"");
   s.device = *kind;
   s.problem = args["problem"].as<std::string>();
   s.root = args.count("root") ? args["root"].as<std::string>() : LocateRoot(ExecutablePath());
   if (args.count("arch")) s.arch = args["arch"].as<std::string>();
-  if (!args.count("no-cache")) s.cache_dir = args.count("cache-dir") ? args["cache-dir"].as<std::string>() : CompileCache::DefaultDir();
+  if (!args.count("no-cache"))
+    s.cache_dir = args.count("cache-dir") ? args["cache-dir"].as<std::string>() : CompileCache::DefaultDir();
   s.verbose = args.count("verbose") > 0;
   return s;
 }
@@ -80,9 +84,10 @@ Expected<cxxopts::ParseResult> Parse(cxxopts::Options& opts, int argc, char** ar
 Status CheckOperands(const Command& c, const std::vector<std::string>& operands) {
   if (operands.size() < c.operands.min) return MakeError(ErrorCode::kUsage, std::string(c.operands.missing));
   if (operands.size() <= c.operands.max) return Status::Ok();
-  std::string name(c.name), takes = c.operands.synopsis.empty() ? "no arguments" : "only " + std::string(c.operands.synopsis);
-  return MakeError(ErrorCode::kUsage, "unexpected argument \"" + operands[c.operands.max] + "\": `judge " + name + "` takes " +
-                                          takes + " (see `judge " + name + " --help`)");
+  std::string name(c.name),
+      takes = c.operands.synopsis.empty() ? "no arguments" : "only " + std::string(c.operands.synopsis);
+  return MakeError(ErrorCode::kUsage, "unexpected argument \"" + operands[c.operands.max] + "\": `judge " + name +
+                                          "` takes " + takes + " (see `judge " + name + " --help`)");
 }
 
 Expected<Invocation> Read(const Command& c, cxxopts::ParseResult args) {
@@ -102,17 +107,13 @@ Expected<Invocation> Read(const Command& c, cxxopts::ParseResult args) {
 int ExitFor(const Error& e) {
   switch (e.code) {
     case ErrorCode::kUsage:
-    case ErrorCode::kBadInput:
-      std::cerr << "error: " << e.message << "\n";
-      return int(ExitCode::kUsage);
+    case ErrorCode::kBadInput: std::cerr << "error: " << e.message << "\n"; return int(ExitCode::kUsage);
     case ErrorCode::kNoDevice:
       std::cerr << "error: no usable CUDA GPU: " << e.message
                 << "\nThe judge needs an NVIDIA GPU and its driver (in Docker: `docker run --gpus all ...`)."
                    "\nTo try the judge without a GPU, judge a host submission with --device host (see README).\n";
       return int(ExitCode::kNoDevice);
-    default:
-      std::cerr << "error: " << e.message << "\n";
-      return int(ExitCode::kInternalError);
+    default: std::cerr << "error: " << e.message << "\n"; return int(ExitCode::kInternalError);
   }
 }
 
@@ -136,7 +137,8 @@ std::string Usage(std::span<const Command> commands) {
   std::string text = "usage: judge <command> [options]\n\ncommands:\n";
   for (const Command& c : commands) {
     if (c.summary.empty()) continue;
-    std::string head = std::string(c.name) + (c.operands.synopsis.empty() ? "" : " " + std::string(c.operands.synopsis));
+    std::string head =
+        std::string(c.name) + (c.operands.synopsis.empty() ? "" : " " + std::string(c.operands.synopsis));
     head.resize(std::max<size_t>(head.size() + 1, 15), ' ');
     text += "  " + head + std::string(c.summary) + "\n";
   }

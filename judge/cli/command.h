@@ -22,7 +22,7 @@ namespace judge::cli {
 // The options most commands take, read once into this.
 struct SharedOptions {
   std::string problem;
-  std::string root;       // --root, else found by judge::LocateRoot
+  std::string root;  // --root, else found by judge::LocateRoot
   DeviceKind device = DeviceKind::kCuda;
   std::string arch;       // empty: the present GPU's
   std::string cache_dir;  // empty: --no-cache
@@ -44,17 +44,17 @@ enum class Takes {
 inline constexpr size_t kAnyNumber = std::numeric_limits<size_t>::max();
 
 struct Operands {
-  std::string_view synopsis;     // "FILE", "A B", "[DIR]", "IN..." for the usage and --help
+  std::string_view synopsis;  // "FILE", "A B", "[DIR]", "IN..." for the usage and --help
   size_t min = 0, max = 0;
-  std::string_view missing;      // the error when fewer than `min` are given
+  std::string_view missing;  // the error when fewer than `min` are given
 };
 
 struct Command {
   std::string_view name;
-  std::string_view summary;      // one line, for the usage and --help; empty: hidden
+  std::string_view summary;  // one line, for the usage and --help; empty: hidden
   Takes takes;
   Operands operands;
-  void (*add_options)(cxxopts::Options&);  // the command's own options; may be null
+  void (*add_options)(cxxopts::Options&);   // the command's own options; may be null
   Expected<int> (*run)(const Invocation&);  // the exit code; an error exits 2, 3 or 4 by its kind
 };
 

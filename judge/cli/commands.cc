@@ -25,15 +25,16 @@ namespace judge::cli {
 namespace {
 
 void PrintProgress(size_t i, size_t n, const CaseResult& r) {
-  std::fprintf(stderr, "[%3zu/%zu] %-26s %-4s %s\n", i + 1, n, r.name.c_str(), std::string(VerdictShort(r.verdict)).c_str(),
-               FormatMs(r.event.median).c_str());
+  std::fprintf(stderr, "[%3zu/%zu] %-26s %-4s %s\n", i + 1, n, r.name.c_str(),
+               std::string(VerdictShort(r.verdict)).c_str(), FormatMs(r.event.median).c_str());
 }
 
 // The file a file option (--markdown FILE) names, opened for writing.
 Expected<std::unique_ptr<std::ofstream>> OpenOutput(const cxxopts::ParseResult& args, const std::string& option) {
   std::string path = args[option].as<std::string>();
   auto file = std::make_unique<std::ofstream>(path);
-  if (!*file) return MakeError(ErrorCode::kUsage, "cannot write --" + option + " " + path + " (does its folder exist?)");
+  if (!*file)
+    return MakeError(ErrorCode::kUsage, "cannot write --" + option + " " + path + " (does its folder exist?)");
   return file;
 }
 
@@ -55,7 +56,8 @@ Expected<RunReports> OpenReports(const cxxopts::ParseResult& args, const Grading
   for (const auto& format : SplitCommas(args["format"].as<std::string>())) {
     options.color = color && format == "text";
     auto reporter = MakeReporter(format, options);
-    if (!reporter) return MakeError(ErrorCode::kUsage, "unknown --format \"" + format + "\" (expected " + kReportFormats + ")");
+    if (!reporter)
+      return MakeError(ErrorCode::kUsage, "unknown --format \"" + format + "\" (expected " + kReportFormats + ")");
     out.sinks.Add(std::move(reporter), &std::cout);
   }
   options.color = false;
@@ -79,17 +81,20 @@ int BatchExit(const std::vector<BatchEntry>& entries, const cxxopts::ParseResult
 void AddRunOptions(cxxopts::Options& opts) {
   AddMeasureOptions(opts);
   AddJudgingOptions(opts);
-  opts.add_options()
-      ("format", "what to print on stdout: text, json, junit, gradescope, markdown, html, or several (text,json)", cxxopts::value<std::string>()->default_value("text"))
-      ("out", "also write the JSON report to this file", cxxopts::value<std::string>())
-      ("junit", "also write a JUnit XML report to this file", cxxopts::value<std::string>())
-      ("gradescope", "also write Gradescope's results.json (scored by --points) to this file", cxxopts::value<std::string>())
-      ("markdown", "also write a Markdown summary to this file", cxxopts::value<std::string>())
-      ("html", "also write a self-contained HTML report to this file", cxxopts::value<std::string>())
-      ("memory-limit-mb", "host memory the worker may use (default: the problem's limit)", cxxopts::value<double>())
-      ("sanitize", "also run the small cases under compute-sanitizer: memcheck,racecheck,initcheck,synccheck (or a subset)",
-       cxxopts::value<std::string>()->implicit_value("memcheck,racecheck,initcheck,synccheck"))
-      ("no-sandbox", "run the compiler and the worker without their sandboxes (debugging only; the report says so)");
+  opts.add_options()("format",
+                     "what to print on stdout: text, json, junit, gradescope, markdown, html, or several (text,json)",
+                     cxxopts::value<std::string>()->default_value("text"))(
+      "out", "also write the JSON report to this file", cxxopts::value<std::string>())(
+      "junit", "also write a JUnit XML report to this file", cxxopts::value<std::string>())(
+      "gradescope", "also write Gradescope's results.json (scored by --points) to this file",
+      cxxopts::value<std::string>())("markdown", "also write a Markdown summary to this file",
+                                     cxxopts::value<std::string>())(
+      "html", "also write a self-contained HTML report to this file", cxxopts::value<std::string>())(
+      "memory-limit-mb", "host memory the worker may use (default: the problem's limit)", cxxopts::value<double>())(
+      "sanitize",
+      "also run the small cases under compute-sanitizer: memcheck,racecheck,initcheck,synccheck (or a subset)",
+      cxxopts::value<std::string>()->implicit_value("memcheck,racecheck,initcheck,synccheck"))(
+      "no-sandbox", "run the compiler and the worker without their sandboxes (debugging only; the report says so)");
 }
 
 Expected<int> RunCommand(const Invocation& in) {
@@ -123,15 +128,17 @@ Expected<int> BuildCommand(const Invocation& in) {
   std::cout << r->log;
   std::cout << "compile sandbox:";
   for (const auto& p : r->sandbox) std::cout << " " << p.name << (p.active ? "" : " (OFF: " + p.detail + ")");
-  std::cout << "\n" << (r->ok ? "ok: " + r->library_path + (r->cache_hit ? " (cached)" : "") : "compile error: " + file) << "\n";
+  std::cout << "\n"
+            << (r->ok ? "ok: " + r->library_path + (r->cache_hit ? " (cached)" : "") : "compile error: " + file)
+            << "\n";
   return r->ok ? 0 : int(ExitCode::kRejected);
 }
 
 void AddCompareOptions(cxxopts::Options& opts) {
   AddMeasureOptions(opts);
-  opts.add_options()
-      ("case", "the performance case (default: the first one)", cxxopts::value<std::string>()->default_value(""))
-      ("rounds", "alternating rounds", cxxopts::value<int>()->default_value("6"));
+  opts.add_options()("case", "the performance case (default: the first one)",
+                     cxxopts::value<std::string>()->default_value(""))("rounds", "alternating rounds",
+                                                                       cxxopts::value<int>()->default_value("6"));
 }
 
 Expected<int> CompareCommand(const Invocation& in) {
@@ -144,7 +151,8 @@ Expected<int> CompareCommand(const Invocation& in) {
   const std::string &a = in.operands[0], &b = in.operands[1];
   auto cmp = CompareSubmissions(*o, a, b, in.options["case"].as<std::string>(), rounds);
   if (!cmp) return cmp.error();
-  std::cout << "case " << cmp->case_name << ", " << cmp->estimate.rounds << " alternating rounds (median of each run, ms):\n";
+  std::cout << "case " << cmp->case_name << ", " << cmp->estimate.rounds
+            << " alternating rounds (median of each run, ms):\n";
   for (size_t i = 0; i < cmp->a_ms.size(); ++i)
     std::cout << "  round " << i + 1 << ": A " << FormatMs(cmp->a_ms[i]) << "  B " << FormatMs(cmp->b_ms[i]) << "\n";
   std::cout << cmp->estimate.Describe(StemOf(a), StemOf(b)) << "\n";
@@ -153,9 +161,9 @@ Expected<int> CompareCommand(const Invocation& in) {
 
 void AddLadderOptions(cxxopts::Options& opts) {
   AddMeasureOptions(opts);
-  opts.add_options()
-      ("cases", "cases to run: names or kinds, or all (default: the performance cases)", cxxopts::value<std::string>()->default_value("performance"))
-      ("markdown", "also write the table as Markdown to this file", cxxopts::value<std::string>());
+  opts.add_options()("cases", "cases to run: names or kinds, or all (default: the performance cases)",
+                     cxxopts::value<std::string>()->default_value("performance"))(
+      "markdown", "also write the table as Markdown to this file", cxxopts::value<std::string>());
 }
 
 Expected<int> LadderCommand(const Invocation& in) {
@@ -182,11 +190,10 @@ void AddBatchOptions(cxxopts::Options& opts) {
   AddMeasureOptions(opts);
   AddJudgingOptions(opts);
   AddStrictOption(opts);
-  opts.add_options()
-      ("o,out", "results folder", cxxopts::value<std::string>()->default_value("batch-results"))
-      ("shard", "grade only shard I of N (I/N, 0-based); then `judge merge` the results folders", cxxopts::value<std::string>())
-      ("force", "regrade submissions that already have a result with the same key")
-      ("jobs", "parallel compiles (default: the CPU's threads)", cxxopts::value<int>()->default_value("0"));
+  opts.add_options()("o,out", "results folder", cxxopts::value<std::string>()->default_value("batch-results"))(
+      "shard", "grade only shard I of N (I/N, 0-based); then `judge merge` the results folders",
+      cxxopts::value<std::string>())("force", "regrade submissions that already have a result with the same key")(
+      "jobs", "parallel compiles (default: the CPU's threads)", cxxopts::value<int>()->default_value("0"));
 }
 
 Expected<int> BatchCommand(const Invocation& in) {
@@ -204,11 +211,13 @@ Expected<int> BatchCommand(const Invocation& in) {
   auto grading = GradingPolicyFor(in);
   if (!grading) return grading.error();
   b.grading = *grading;
-  if (!args.count("quiet")) b.on_progress = [](const BatchProgress& p) { std::fprintf(stderr, "%s\n", p.line.c_str()); };
+  if (!args.count("quiet"))
+    b.on_progress = [](const BatchProgress& p) { std::fprintf(stderr, "%s\n", p.line.c_str()); };
   auto entries = RunBatch(b);
   if (!entries) return entries.error();
   if (b.shard_count > 1)
-    std::cerr << "shard " << b.shard_index << "/" << b.shard_count << ": " << entries->size() << " submission(s) in " << b.out_dir
+    std::cerr << "shard " << b.shard_index << "/" << b.shard_count << ": " << entries->size() << " submission(s) in "
+              << b.out_dir
               << "/submissions; when every shard is done: judge merge <their results folders> --out <folder>\n";
   else
     std::cerr << entries->size() << " submission(s); leaderboard and reports in " << b.out_dir
@@ -219,7 +228,8 @@ Expected<int> BatchCommand(const Invocation& in) {
 void AddMergeOptions(cxxopts::Options& opts) {
   AddPointsOption(opts);
   AddStrictOption(opts);
-  opts.add_options()("o,out", "where to write the batch files", cxxopts::value<std::string>()->default_value("batch-results"));
+  opts.add_options()("o,out", "where to write the batch files",
+                     cxxopts::value<std::string>()->default_value("batch-results"));
 }
 
 Expected<int> MergeCommand(const Invocation& in) {
@@ -242,8 +252,8 @@ Expected<int> ListCommand(const Invocation& in) {
     auto cases = LoadTestcaseDir(in.shared.root + "/testcases/" + name, *problem);
     if (!cases) return cases.error();
     for (const auto& c : *cases)
-      std::cout << "  " << c.name << "  [" << CaseKindName(c.kind) << (c.kind == CaseKind::kStress ? ", opt-in" : "") << "] "
-                << FormatScalars(c.scalars) << "\n";
+      std::cout << "  " << c.name << "  [" << CaseKindName(c.kind) << (c.kind == CaseKind::kStress ? ", opt-in" : "")
+                << "] " << FormatScalars(c.scalars) << "\n";
   }
   return 0;
 }

@@ -22,7 +22,8 @@ Status ReadMeasureOptions(const cxxopts::ParseResult& args, RunOptions& o) {
   o.flush_mode = args["flush"].as<std::string>();
   o.timing_processes = args["timing-processes"].as<int>();
   if (o.timing_processes < 1 || o.timing_processes > 64)
-    return MakeError(ErrorCode::kUsage, "--timing-processes must be 1 to 64, not " + std::to_string(o.timing_processes));
+    return MakeError(ErrorCode::kUsage,
+                     "--timing-processes must be 1 to 64, not " + std::to_string(o.timing_processes));
   if (o.flush_mode != "read" && o.flush_mode != "write")
     return MakeError(ErrorCode::kUsage, "--flush must be read or write, not \"" + o.flush_mode + "\"");
   return Status::Ok();
@@ -31,29 +32,36 @@ Status ReadMeasureOptions(const cxxopts::ParseResult& args, RunOptions& o) {
 }  // namespace
 
 void AddMeasureOptions(cxxopts::Options& opts) {
-  opts.add_options()
-      ("testcases", "testcase folder (default: <root>/testcases/<problem>)", cxxopts::value<std::string>())
-      ("hot", "also time performance cases without the L2 flush (reported separately, labelled hot)")
-      ("flush", "how to evict the L2 before a cold call: read (clean lines, default) or write (a memset, as nvbench does)",
-       cxxopts::value<std::string>()->default_value("read"))
-      ("timing-processes", "time each performance case in K worker processes and pool the samples: each CUDA "
-       "context has an offset of its own (+-1.5% at N = 4M on an H200), which one process cannot average out",
-       cxxopts::value<int>()->default_value("1"));
+  opts.add_options()("testcases", "testcase folder (default: <root>/testcases/<problem>)",
+                     cxxopts::value<std::string>())(
+      "hot", "also time performance cases without the L2 flush (reported separately, labelled hot)")(
+      "flush",
+      "how to evict the L2 before a cold call: read (clean lines, default) or write (a memset, as nvbench does)",
+      cxxopts::value<std::string>()->default_value("read"))(
+      "timing-processes",
+      "time each performance case in K worker processes and pool the samples: each CUDA "
+      "context has an offset of its own (+-1.5% at N = 4M on an H200), which one process cannot average out",
+      cxxopts::value<int>()->default_value("1"));
 }
 
 void AddJudgingOptions(cxxopts::Options& opts) {
-  opts.add_options()
-      ("cases", "only cases whose name contains one of these (comma separated), or of these kinds, or all; `stress` cases run only when named", cxxopts::value<std::string>())
-      ("call-timeout", "seconds one solve() call may take (default: the problem's limit)", cxxopts::value<double>())
-      ("q,quiet", "no progress lines on stderr");
+  opts.add_options()("cases",
+                     "only cases whose name contains one of these (comma separated), or of these kinds, or all; "
+                     "`stress` cases run only when named",
+                     cxxopts::value<std::string>())("call-timeout",
+                                                    "seconds one solve() call may take (default: the problem's limit)",
+                                                    cxxopts::value<double>())("q,quiet", "no progress lines on stderr");
   AddPointsOption(opts);
 }
 
 void AddPointsOption(cxxopts::Options& opts) {
-  opts.add_options()("points", "grading policy (default: problems/<problem>/grading.json; docs/GRADING.md)", cxxopts::value<std::string>());
+  opts.add_options()("points", "grading policy (default: problems/<problem>/grading.json; docs/GRADING.md)",
+                     cxxopts::value<std::string>());
 }
 
-void AddStrictOption(cxxopts::Options& opts) { opts.add_options()("strict", "exit 1 when some submission is not accepted"); }
+void AddStrictOption(cxxopts::Options& opts) {
+  opts.add_options()("strict", "exit 1 when some submission is not accepted");
+}
 
 Expected<RunOptions> ReadRunOptions(const Invocation& in) {
   const cxxopts::ParseResult& args = in.options;

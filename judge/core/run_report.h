@@ -22,10 +22,10 @@ inline constexpr int kReportSchemaVersion = 1;
 
 // One timed call as the statistics saw it, kept so anyone can redo them (nvbench keeps its samples too).
 struct TimedSample {
-  double ms = 0;          // net of the empty window
-  int variant = 0;        // which input variant the call read
-  double clock_mhz = 0;   // SM clock over the call (0: unknown)
-  int process = 0;        // which worker process (CUDA context) made it, with --timing-processes
+  double ms = 0;         // net of the empty window
+  int variant = 0;       // which input variant the call read
+  double clock_mhz = 0;  // SM clock over the call (0: unknown)
+  int process = 0;       // which worker process (CUDA context) made it, with --timing-processes
 };
 
 // A performance case's twin at a size drawn for one run only (run/hidden_size.h) is named after
@@ -40,30 +40,30 @@ struct CaseResult {
   std::string note;
   ScalarValues scalars;
   Verdict verdict = Verdict::kNotRun;
-  std::string detail;                     // why, for anything but a plain AC
-  std::optional<CheckResult> check;       // the first (untimed) call's output
-  std::optional<CheckResult> timed_check; // the last timed call's output
-  SampleStats event;                      // device time per timed call, net of the empty window, ms
-  double raw_event_median_ms = 0;         // the events' own median, before that correction
-  double window_correction_ms = 0;        // the empty event window subtracted from every call
-  SampleStats wall;                       // host wall time per timed call incl. sync, ms
-  TimingAudit audit;                      // events vs wall clock
-  double overhead_event_ms = 0;           // an empty event window after the same flush: the judge's own share
-  SampleStats hot;                        // --hot: device time without the L2 flush (cache warm), ms
-  double sm_clock_mhz = 0;                // median SM clock over the timed calls (0: unknown)
-  int throttled_discarded = 0;            // timed calls dropped because the SM clock was throttled
-  std::vector<TimedSample> samples;       // the calls behind `event`, in the order they ran
+  std::string detail;                      // why, for anything but a plain AC
+  std::optional<CheckResult> check;        // the first (untimed) call's output
+  std::optional<CheckResult> timed_check;  // the last timed call's output
+  SampleStats event;                       // device time per timed call, net of the empty window, ms
+  double raw_event_median_ms = 0;          // the events' own median, before that correction
+  double window_correction_ms = 0;         // the empty event window subtracted from every call
+  SampleStats wall;                        // host wall time per timed call incl. sync, ms
+  TimingAudit audit;                       // events vs wall clock
+  double overhead_event_ms = 0;            // an empty event window after the same flush: the judge's own share
+  SampleStats hot;                         // --hot: device time without the L2 flush (cache warm), ms
+  double sm_clock_mhz = 0;                 // median SM clock over the timed calls (0: unknown)
+  int throttled_discarded = 0;             // timed calls dropped because the SM clock was throttled
+  std::vector<TimedSample> samples;        // the calls behind `event`, in the order they ran
   int warmup_calls = 0;
-  int input_variants = 1;                 // differently seeded inputs rotated across calls
-  int calls_checked = 0;                  // outputs checked against the reference
-  std::optional<bool> deterministic;      // bitwise-identical outputs for the same input (info)
-  std::vector<std::string> flags;         // suspicious timing etc.: a flagged result is not ranked
-  int64_t min_bytes = 0;                  // bytes the problem must move
-  double gbps = 0;                        // min_bytes / honest median time
-  double seconds = 0;                     // wall time the judge spent on the case
-  double prepare_seconds = 0;             // of which: waiting for inputs and expected outputs (judge; made
-                                          // while the case before ran, so mostly 0)
-  double setup_seconds = 0;               // of which: the worker's allocation, generation, upload
+  int input_variants = 1;             // differently seeded inputs rotated across calls
+  int calls_checked = 0;              // outputs checked against the reference
+  std::optional<bool> deterministic;  // bitwise-identical outputs for the same input (info)
+  std::vector<std::string> flags;     // suspicious timing etc.: a flagged result is not ranked
+  int64_t min_bytes = 0;              // bytes the problem must move
+  double gbps = 0;                    // min_bytes / honest median time
+  double seconds = 0;                 // wall time the judge spent on the case
+  double prepare_seconds = 0;         // of which: waiting for inputs and expected outputs (judge; made
+                                      // while the case before ran, so mostly 0)
+  double setup_seconds = 0;           // of which: the worker's allocation, generation, upload
   std::string worker_stdout, worker_stderr;
   bool output_truncated = false;
 
@@ -80,9 +80,9 @@ struct SanitizerResult {
   std::string tool;
   bool ran = false;
   int errors = 0;
-  int warnings = 0;         // racecheck's hazards of warning severity
-  std::string summary;      // the tool's own summary line, or why it did not run
-  std::string findings;     // the first findings, as the tool printed them
+  int warnings = 0;      // racecheck's hazards of warning severity
+  std::string summary;   // the tool's own summary line, or why it did not run
+  std::string findings;  // the first findings, as the tool printed them
   double seconds = 0;
   int cases = 0;
 };
@@ -90,37 +90,37 @@ struct SanitizerResult {
 struct BuildInfo {
   bool attempted = false;
   bool ok = false;
-  bool prebuilt = false;       // a .so was given
+  bool prebuilt = false;  // a .so was given
   bool cache_hit = false;
-  std::string compiler;        // "nvcc 13.0"
-  std::string target;          // "sm_90"
+  std::string compiler;  // "nvcc 13.0"
+  std::string target;    // "sm_90"
   std::vector<std::string> flags;
   double seconds = 0;          // this run's build step
   double compile_seconds = 0;  // the original compile
   std::string log;
   std::string library_path;
   std::string cache_key;
-  SandboxReport sandbox;       // what confined the compiler (on a cache hit: the original compile)
+  SandboxReport sandbox;  // what confined the compiler (on a cache hit: the original compile)
 };
 
 struct RunReport {
   std::string judge_version = kJudgeVersion;
-  std::string started_at;      // ISO 8601, UTC
+  std::string started_at;  // ISO 8601, UTC
   double seconds = 0;
   std::string submission_path;
   std::string submission_sha256;
   std::string problem;
   Tolerance tolerance;
   std::optional<DeviceInfo> device;
-  double ceiling_gbps = 0;     // measured read ceiling of this GPU (0: not measured)
-  std::string ceiling_source;  // "measured" | "cached" | why it is missing
+  double ceiling_gbps = 0;          // measured read ceiling of this GPU (0: not measured)
+  std::string ceiling_source;       // "measured" | "cached" | why it is missing
   std::string flush_mode = "read";  // how the L2 was evicted before cold calls: "read" | "write"
   BuildInfo build;
   std::vector<CaseResult> cases;
   Verdict verdict = Verdict::kNotRun;
   ExitCode exit_code = ExitCode::kInternalError;
-  std::string message;         // a run-level explanation (CE log summary, IE cause, interruption)
-  SandboxReport protections;   // what confined the worker that ran the submission
+  std::string message;        // a run-level explanation (CE log summary, IE cause, interruption)
+  SandboxReport protections;  // what confined the worker that ran the submission
   std::vector<SanitizerResult> sanitizers;
   std::vector<std::string> warnings;
   const CaseResult* PrimaryPerformanceCase() const;  // first performance case, if any

@@ -33,7 +33,8 @@ TEST(Verdict, WorstFollowsDocumentedPriority) {
   EXPECT_EQ(WorstVerdict({Verdict::kWrongAnswer, Verdict::kRuntimeError}), Verdict::kRuntimeError);
   EXPECT_EQ(WorstVerdict({Verdict::kRuntimeError, Verdict::kTimeLimit}), Verdict::kTimeLimit);
   EXPECT_EQ(WorstVerdict({Verdict::kTimeLimit, Verdict::kCompileError}), Verdict::kCompileError);
-  EXPECT_EQ(WorstVerdict({Verdict::kCompileError, Verdict::kInternalError, Verdict::kAccepted}), Verdict::kInternalError);
+  EXPECT_EQ(WorstVerdict({Verdict::kCompileError, Verdict::kInternalError, Verdict::kAccepted}),
+            Verdict::kInternalError);
 }
 
 TEST(Verdict, ExitCodesSeparateJudgeFaultsFromSubmissionFaults) {

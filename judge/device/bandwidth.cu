@@ -17,7 +17,8 @@ __device__ __forceinline__ float4 Load(const float4* p) {
   if constexpr (kPrefetch) {
     float4 v;
     asm volatile("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
-                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "l"(p));
     return v;
   }
 #endif
@@ -60,7 +61,12 @@ int DeviceStreamReadAsync(const void* buffer, size_t bytes, float* sink) {
 }
 
 int DeviceReadBandwidth(size_t bytes, int repeats, double window_ms, CeilingSweep* result) {
-  struct Shape { Kernel kernel; int loads; int blocks_per_sm; bool prefetch; };
+  struct Shape {
+    Kernel kernel;
+    int loads;
+    int blocks_per_sm;
+    bool prefetch;
+  };
   const Shape shapes[] = {{StreamRead<2>, 2, 8, false},      {StreamRead<4>, 4, 8, false},
                           {StreamRead<8>, 8, 8, false},      {StreamRead<4>, 4, 4, false},
                           {StreamRead<8>, 8, 4, false},      {StreamRead<4>, 4, 16, false},

@@ -9,7 +9,7 @@ struct CeilingSweep {
   double best_gbps = 0;
   int loads_in_flight = 0;  // of the best configuration
   int blocks_per_sm = 0;
-  bool prefetch = false;    // loads ask the L2 for 256-byte prefetches
+  bool prefetch = false;  // loads ask the L2 for 256-byte prefetches
 };
 
 // Streams `bytes` through a read-only float4 kernel in a few shapes (16-byte loads in flight per

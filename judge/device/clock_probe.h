@@ -7,9 +7,9 @@
 namespace judge {
 
 struct ClockStamp {
-  uint64_t cycles = 0;   // clock64() of the SM the probe ran on
-  uint64_t nanos = 0;    // %globaltimer
-  uint64_t sm = 0;       // %smid: cycle counters are per SM, comparable only on the same SM
+  uint64_t cycles = 0;  // clock64() of the SM the probe ran on
+  uint64_t nanos = 0;   // %globaltimer
+  uint64_t sm = 0;      // %smid: cycle counters are per SM, comparable only on the same SM
 };
 
 // Queues the probe on the default stream; it writes *slot (device memory) when it runs.

@@ -3,23 +3,23 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "judge/device/bandwidth.h"
 #include "judge/device/checksum.h"
 #include "judge/device/clock_probe.h"
-#include "judge/device/generate_kernel.h"
 #include "judge/device/device.h"
+#include "judge/device/generate_kernel.h"
 
 namespace judge {
 namespace {
 
 // Every CUDA call goes through this: the error names the call, the file and the line.
-#define CUDA_TRY(call)                                                                          \
-  do {                                                                                          \
-    cudaError_t cuda_try_err_ = (call);                                                         \
+#define CUDA_TRY(call)                                                                            \
+  do {                                                                                            \
+    cudaError_t cuda_try_err_ = (call);                                                           \
     if (cuda_try_err_ != cudaSuccess) return CudaError(cuda_try_err_, #call, __FILE__, __LINE__); \
   } while (0)
 
@@ -38,7 +38,8 @@ ErrorCode CodeOf(cudaError_t err) {
 std::string Describe(cudaError_t err) { return std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err); }
 
 Error CudaError(cudaError_t err, const char* call, const char* file, int line) {
-  return MakeError(CodeOf(err), Describe(err) + " (in " + call + " at " + SourceRelative(file) + ":" + std::to_string(line) + ")");
+  return MakeError(CodeOf(err),
+                   Describe(err) + " (in " + call + " at " + SourceRelative(file) + ":" + std::to_string(line) + ")");
 }
 
 // "580.159.04" from the first line of /proc/driver/nvidia/version, e.g. "NVRM version: NVIDIA UNIX
@@ -67,8 +68,14 @@ class EventTimer : public IntervalTimer {
     return Status::Ok();
   }
   // Stream 0: the legacy default stream that a plain `kernel<<<g, b>>>` in solve() uses.
-  Status Start() override { CUDA_TRY(cudaEventRecord(start_, 0)); return Status::Ok(); }
-  Status Stop() override { CUDA_TRY(cudaEventRecord(stop_, 0)); return Status::Ok(); }
+  Status Start() override {
+    CUDA_TRY(cudaEventRecord(start_, 0));
+    return Status::Ok();
+  }
+  Status Stop() override {
+    CUDA_TRY(cudaEventRecord(stop_, 0));
+    return Status::Ok();
+  }
   Expected<double> ElapsedMs() override {
     float ms = 0;
     CUDA_TRY(cudaEventElapsedTime(&ms, start_, stop_));

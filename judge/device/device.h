@@ -23,7 +23,7 @@ bool IsSubmissionSource(DeviceKind kind, std::string_view extension);
 
 struct DeviceInfo {
   DeviceKind kind = DeviceKind::kCuda;
-  std::string name;            // "NVIDIA H200"
+  std::string name;  // "NVIDIA H200"
   int cc_major = 0, cc_minor = 0;
   int sm_count = 0;
   int64_t l2_bytes = 0;
@@ -108,13 +108,22 @@ class DeviceBuffer {
   DeviceBuffer(Device* device, void* ptr, size_t bytes) : device_(device), ptr_(ptr), bytes_(bytes) {}
   DeviceBuffer(DeviceBuffer&& o) noexcept { *this = std::move(o); }
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
-    if (this != &o) { Reset(); device_ = o.device_; ptr_ = o.ptr_; bytes_ = o.bytes_; o.ptr_ = nullptr; }
+    if (this != &o) {
+      Reset();
+      device_ = o.device_;
+      ptr_ = o.ptr_;
+      bytes_ = o.bytes_;
+      o.ptr_ = nullptr;
+    }
     return *this;
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   ~DeviceBuffer() { Reset(); }
-  void Reset() { if (ptr_) device_->Free(ptr_); ptr_ = nullptr; }
+  void Reset() {
+    if (ptr_) device_->Free(ptr_);
+    ptr_ = nullptr;
+  }
   void* get() const { return ptr_; }
   size_t bytes() const { return bytes_; }
 

@@ -19,8 +19,10 @@ __global__ void Generate(CounterFill f, T* out, int64_t n) {
 int DeviceGenerate(const CounterFill& fill, void* out, int64_t count) {
   int sms = 0;
   if (cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0); err != cudaSuccess) return err;
-  if (fill.is_float) Generate<float><<<sms * 8, 256>>>(fill, static_cast<float*>(out), count);
-  else Generate<int32_t><<<sms * 8, 256>>>(fill, static_cast<int32_t*>(out), count);
+  if (fill.is_float)
+    Generate<float><<<sms * 8, 256>>>(fill, static_cast<float*>(out), count);
+  else
+    Generate<int32_t><<<sms * 8, 256>>>(fill, static_cast<int32_t*>(out), count);
   if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
   return cudaDeviceSynchronize();
 }

@@ -18,8 +18,14 @@ using Clock = std::chrono::steady_clock;
 
 class HostTimer : public IntervalTimer {
  public:
-  Status Start() override { start_ = Clock::now(); return Status::Ok(); }
-  Status Stop() override { stop_ = Clock::now(); return Status::Ok(); }
+  Status Start() override {
+    start_ = Clock::now();
+    return Status::Ok();
+  }
+  Status Stop() override {
+    stop_ = Clock::now();
+    return Status::Ok();
+  }
   Expected<double> ElapsedMs() override { return std::chrono::duration<double, std::milli>(stop_ - start_).count(); }
 
  private:
@@ -56,9 +62,18 @@ class HostDevice : public Device {
     return p;
   }
   void Free(void* p) override { std::free(p); }
-  Status CopyToDevice(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); return Status::Ok(); }
-  Status CopyToHost(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); return Status::Ok(); }
-  Status Fill(void* dst, uint8_t byte, size_t bytes) override { std::memset(dst, byte, bytes); return Status::Ok(); }
+  Status CopyToDevice(void* dst, const void* src, size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+    return Status::Ok();
+  }
+  Status CopyToHost(void* dst, const void* src, size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+    return Status::Ok();
+  }
+  Status Fill(void* dst, uint8_t byte, size_t bytes) override {
+    std::memset(dst, byte, bytes);
+    return Status::Ok();
+  }
   Status Synchronize() override { return Status::Ok(); }
   Status FlushCache() override { return Status::Ok(); }
   // A host has no SM clock; $JUDGE_HOST_CLOCK_MHZ ("PEAK:V1,V2,...") makes the double report one,
@@ -72,8 +87,10 @@ class HostDevice : public Device {
   Expected<bool> Generate(const CounterFill& fill, void* dst, int64_t count) override {
     for (int64_t i = 0; i < count; ++i) {
       double v = CounterValue(fill, uint64_t(i));
-      if (fill.is_float) static_cast<float*>(dst)[i] = static_cast<float>(v);
-      else static_cast<int32_t*>(dst)[i] = static_cast<int32_t>(v);
+      if (fill.is_float)
+        static_cast<float*>(dst)[i] = static_cast<float>(v);
+      else
+        static_cast<int32_t*>(dst)[i] = static_cast<int32_t>(v);
     }
     return true;
   }

@@ -58,8 +58,10 @@ Expected<GradingPolicy> LoadGradingPolicy(const std::string& path) {
 }
 
 Json GradingPolicyToJson(const GradingPolicy& p) {
-  return {{"correctness_points", p.correctness_points}, {"performance_points", p.performance_points},
-          {"performance", {{"case", p.performance_case}, {"metric", p.metric}, {"zero_at", p.zero_at}, {"full_at", p.full_at}}}};
+  return {{"correctness_points", p.correctness_points},
+          {"performance_points", p.performance_points},
+          {"performance",
+           {{"case", p.performance_case}, {"metric", p.metric}, {"zero_at", p.zero_at}, {"full_at", p.full_at}}}};
 }
 
 namespace {
@@ -91,9 +93,18 @@ Score ScoreRun(const RunReport& r, const GradingPolicy& p) {
   s.performance_max = p.performance_points;
   const CaseResult* perf = PerformanceCase(r, p.performance_case);
   if (p.performance_points <= 0) return s;
-  if (!perf) { s.performance_note = "no performance case \"" + p.performance_case + "\" in this run"; return s; }
-  if (!all_accepted) { s.performance_note = "performance points need every case accepted"; return s; }
-  if (!perf->flags.empty()) { s.performance_note = "the performance figure is flagged: " + perf->flags.front(); return s; }
+  if (!perf) {
+    s.performance_note = "no performance case \"" + p.performance_case + "\" in this run";
+    return s;
+  }
+  if (!all_accepted) {
+    s.performance_note = "performance points need every case accepted";
+    return s;
+  }
+  if (!perf->flags.empty()) {
+    s.performance_note = "the performance figure is flagged: " + perf->flags.front();
+    return s;
+  }
   s.metric_value = MetricOf(r, *perf, p.metric);
   double fraction = std::clamp((s.metric_value - p.zero_at) / (p.full_at - p.zero_at), 0.0, 1.0);
   s.performance = p.performance_points * fraction;

@@ -18,7 +18,7 @@ namespace judge {
 struct GradingPolicy {
   double correctness_points = 80;
   double performance_points = 20;
-  std::string performance_case;     // empty: the first performance case
+  std::string performance_case;  // empty: the first performance case
   std::string metric = "pct_of_ceiling";
   double zero_at = 30, full_at = 90;
 };
@@ -31,8 +31,8 @@ struct CasePoints {
 struct Score {
   std::vector<CasePoints> cases;
   double performance = 0, performance_max = 0;
-  double metric_value = 0;        // the performance metric's value (0: not measured)
-  std::string performance_note;   // why the performance points are what they are
+  double metric_value = 0;       // the performance metric's value (0: not measured)
+  std::string performance_note;  // why the performance points are what they are
   double total() const;
   double max_total() const;
 };

@@ -15,8 +15,9 @@ std::string PathFor(const std::string& cache_dir, const DeviceInfo& info) {
 }  // namespace
 
 std::string CeilingCacheKey(const DeviceInfo& info) {
-  return Sha256Hex("ceiling-v3|" + std::string(DeviceKindName(info.kind)) + "|" + info.name + "|" + std::to_string(info.cc_major) + "." +
-                   std::to_string(info.cc_minor) + "|" + info.driver_version + "|" + info.runtime_version)
+  return Sha256Hex("ceiling-v3|" + std::string(DeviceKindName(info.kind)) + "|" + info.name + "|" +
+                   std::to_string(info.cc_major) + "." + std::to_string(info.cc_minor) + "|" + info.driver_version +
+                   "|" + info.runtime_version)
       .substr(0, 32);
 }
 

@@ -10,8 +10,8 @@ namespace {
 // Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom; 1.96 beyond.
 double T975(int df) {
   static const double kTable[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                                  2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-                                  2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+                                  2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                                  2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
   return df >= 1 && df <= 30 ? kTable[df - 1] : 1.96;
 }
 
@@ -29,7 +29,8 @@ RatioEstimate EstimateRatio(const std::vector<double>& a_ms, const std::vector<d
   mean /= double(logs.size());
   double var = 0;
   for (double l : logs) var += (l - mean) * (l - mean);
-  double half = logs.size() > 1 ? T975(int(logs.size()) - 1) * std::sqrt(var / double(logs.size() - 1) / double(logs.size())) : 0;
+  double half =
+      logs.size() > 1 ? T975(int(logs.size()) - 1) * std::sqrt(var / double(logs.size() - 1) / double(logs.size())) : 0;
   r.ratio = std::exp(mean);
   r.low = std::exp(mean - half);
   r.high = std::exp(mean + half);
@@ -40,12 +41,13 @@ std::string RatioEstimate::Describe(const std::string& a, const std::string& b) 
   char buf[256];
   if (rounds == 0) return "no rounds measured";
   if (!significant()) {
-    std::snprintf(buf, sizeof buf, "no significant difference: %s / %s = %.3f (95%% CI %.3f - %.3f, %d rounds)", a.c_str(),
-                  b.c_str(), ratio, low, high, rounds);
+    std::snprintf(buf, sizeof buf, "no significant difference: %s / %s = %.3f (95%% CI %.3f - %.3f, %d rounds)",
+                  a.c_str(), b.c_str(), ratio, low, high, rounds);
   } else {
     bool a_faster = ratio < 1;
-    std::snprintf(buf, sizeof buf, "%s is %.2fx %s than %s (time ratio %.3f, 95%% CI %.3f - %.3f, %d rounds)", a.c_str(),
-                  a_faster ? 1 / ratio : ratio, a_faster ? "faster" : "slower", b.c_str(), ratio, low, high, rounds);
+    std::snprintf(buf, sizeof buf, "%s is %.2fx %s than %s (time ratio %.3f, 95%% CI %.3f - %.3f, %d rounds)",
+                  a.c_str(), a_faster ? 1 / ratio : ratio, a_faster ? "faster" : "slower", b.c_str(), ratio, low, high,
+                  rounds);
   }
   return buf;
 }

@@ -9,7 +9,7 @@ namespace judge {
 
 struct RatioEstimate {
   int rounds = 0;
-  double ratio = 0;       // time(A) / time(B): below 1, A is faster
+  double ratio = 0;          // time(A) / time(B): below 1, A is faster
   double low = 0, high = 0;  // 95% confidence interval of the ratio
   bool significant() const { return rounds >= 2 && (high < 1.0 || low > 1.0); }
   std::string Describe(const std::string& a, const std::string& b) const;

@@ -23,8 +23,10 @@ std::string Problem::Declaration() const {
   for (size_t i = 0; i < params.size(); ++i) {
     const Param& p = params[i];
     if (i) s += ", ";
-    if (p.is_buffer) s += std::string(p.role == Role::kInput ? "const " : "") + std::string(DTypeCType(p.dtype)) + "* " + p.name;
-    else s += "int " + p.name;
+    if (p.is_buffer)
+      s += std::string(p.role == Role::kInput ? "const " : "") + std::string(DTypeCType(p.dtype)) + "* " + p.name;
+    else
+      s += "int " + p.name;
   }
   return s + ")";
 }
@@ -56,8 +58,8 @@ Status Problem::ValidateScalars(const ScalarValues& scalars) const {
     auto it = scalars.find(p.name);
     if (it == scalars.end()) return MakeError(ErrorCode::kBadInput, "scalar " + p.name + " is not given");
     if (it->second < p.min || it->second > p.max)
-      return MakeError(ErrorCode::kBadInput, "scalar " + p.name + " = " + std::to_string(it->second) +
-                                                 " is outside [" + std::to_string(p.min) + ", " + std::to_string(p.max) + "]");
+      return MakeError(ErrorCode::kBadInput, "scalar " + p.name + " = " + std::to_string(it->second) + " is outside [" +
+                                                 std::to_string(p.min) + ", " + std::to_string(p.max) + "]");
   }
   for (const auto& [name, value] : scalars) {
     const Param* p = FindParam(name);
@@ -86,7 +88,8 @@ Expected<Param> ParseParam(const Json& j, const JsonContext& ctx) {
     auto mn = GetInteger(j, "min", ctx), mx = GetInteger(j, "max", ctx);
     if (!mn) return mn.error();
     if (!mx) return mx.error();
-    p.min = *mn; p.max = *mx;
+    p.min = *mn;
+    p.max = *mx;
     return p;
   }
   if (*kind != "buffer") return ctx.Child("kind").Fail("expected \"buffer\" or \"scalar\", got \"" + *kind + "\"");
@@ -97,8 +100,16 @@ Expected<Param> ParseParam(const Json& j, const JsonContext& ctx) {
   if (*role != "input" && *role != "output") return ctx.Child("role").Fail("expected \"input\" or \"output\"");
   p.role = *role == "input" ? Role::kInput : Role::kOutput;
   p.size_expr = *size;
-  if (j.contains("value_min")) { auto v = GetNumber(j, "value_min", ctx); if (!v) return v.error(); p.value_min = *v; }
-  if (j.contains("value_max")) { auto v = GetNumber(j, "value_max", ctx); if (!v) return v.error(); p.value_max = *v; }
+  if (j.contains("value_min")) {
+    auto v = GetNumber(j, "value_min", ctx);
+    if (!v) return v.error();
+    p.value_min = *v;
+  }
+  if (j.contains("value_max")) {
+    auto v = GetNumber(j, "value_max", ctx);
+    if (!v) return v.error();
+    p.value_max = *v;
+  }
   return p;
 }
 
@@ -111,8 +122,10 @@ Expected<TimingPolicy> ParseTiming(const Json& root, const std::string& key, con
   auto mx = GetInteger(j, "max_samples", c, d.max_samples);
   auto b = GetNumber(j, "budget_seconds", c, d.budget_seconds);
   auto n = GetNumber(j, "target_noise", c, d.target_noise);
-  for (const auto* e : {&w, &mn, &mx}) if (!*e) return e->error();
-  for (const auto* e : {&b, &n}) if (!*e) return e->error();
+  for (const auto* e : {&w, &mn, &mx})
+    if (!*e) return e->error();
+  for (const auto* e : {&b, &n})
+    if (!*e) return e->error();
   if (*mn < 1 || *mx < *mn) return c.Fail("need 1 <= min_samples <= max_samples");
   return TimingPolicy{int(*w), int(*mn), int(*mx), *b, *n};
 }
@@ -133,7 +146,8 @@ Status ParseLimitsAndTolerance(const Json& root, const JsonContext& ctx, Problem
     auto run = GetNumber(root["limits"], "run_seconds", c, p.limits.run_seconds);
     auto mem = GetNumber(root["limits"], "host_memory_mb", c, p.limits.host_memory_mb);
     auto out = GetNumber(root["limits"], "output_kb", c, p.limits.output_kb);
-    for (const auto* e : {&call, &setup, &comp, &run, &mem, &out}) if (!*e) return e->error();
+    for (const auto* e : {&call, &setup, &comp, &run, &mem, &out})
+      if (!*e) return e->error();
     p.limits = {*call, *setup, *comp, *run, *mem, *out};
   }
   return Status::Ok();
@@ -187,12 +201,14 @@ Expected<Problem> LoadProblem(const std::string& problems_root, const std::strin
   if (!entry) return entry.error();
   if (!statement) return statement.error();
   if (!ref) return ref.error();
-  p.title = *title; p.entry_point = *entry;
+  p.title = *title;
+  p.entry_point = *entry;
   p.statement_path = (dir / *statement).string();
   auto src = GetString(**ref, "source", ctx.Child("reference"));
   if (!src) return src.error();
   p.reference_source = fs::absolute(dir / *src).string();
-  if (!fs::exists(p.reference_source, ec)) return ctx.Child("reference.source").Fail("file not found: " + p.reference_source);
+  if (!fs::exists(p.reference_source, ec))
+    return ctx.Child("reference.source").Fail("file not found: " + p.reference_source);
   p.reference_description = GetString(**ref, "description", ctx.Child("reference"), "").value();
   auto sig = GetArray(*root, "signature", ctx);
   if (!sig) return sig.error();
@@ -207,14 +223,16 @@ Expected<Problem> LoadProblem(const std::string& problems_root, const std::strin
   auto pt = ParseTiming(*root, "performance", ctx, TimingPolicy{3, 10, 200, 2.0, 0.005});
   if (!ft) return ft.error();
   if (!pt) return pt.error();
-  p.functional_timing = *ft; p.performance_timing = *pt;
+  p.functional_timing = *ft;
+  p.performance_timing = *pt;
   if (auto st = ParsePerformanceSizes(*root, ctx, p); !st) return st.error();
   auto variants = GetInteger(*root, "input_variants", ctx, p.input_variants);
   if (!variants) return variants.error();
   if (*variants < 1 || *variants > 8) return ctx.Child("input_variants").Fail("expected 1 to 8");
   p.input_variants = int(*variants);
   if (root->contains("zero_init_outputs")) {
-    if (!(*root)["zero_init_outputs"].is_boolean()) return ctx.Child("zero_init_outputs").Fail("expected true or false");
+    if (!(*root)["zero_init_outputs"].is_boolean())
+      return ctx.Child("zero_init_outputs").Fail("expected true or false");
     p.zero_init_outputs = (*root)["zero_init_outputs"].get<bool>();
   }
   return p;

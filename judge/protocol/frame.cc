@@ -25,15 +25,18 @@ Status CheckLengths(uint64_t header_len, uint64_t blob_len, uint64_t max_blob) {
   if (header_len == 0 || header_len > kMaxHeaderBytes)
     return MakeError(ErrorCode::kProtocol, "frame header length " + std::to_string(header_len) + " out of range");
   if (blob_len > max_blob)
-    return MakeError(ErrorCode::kProtocol, "frame blob of " + std::to_string(blob_len) + " bytes exceeds " + std::to_string(max_blob));
+    return MakeError(ErrorCode::kProtocol,
+                     "frame blob of " + std::to_string(blob_len) + " bytes exceeds " + std::to_string(max_blob));
   return Status::Ok();
 }
 
 Expected<Json> ParseHeader(const std::string& text) {
   Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) return MakeError(ErrorCode::kProtocol, "frame header is not a JSON object");
-  if (j.value("v", 0) != kProtocolVersion) return MakeError(ErrorCode::kProtocol, "frame has protocol version " + j.value("v", Json(0)).dump());
-  if (!j.contains("type") || !j["type"].is_string()) return MakeError(ErrorCode::kProtocol, "frame header has no \"type\"");
+  if (j.value("v", 0) != kProtocolVersion)
+    return MakeError(ErrorCode::kProtocol, "frame has protocol version " + j.value("v", Json(0)).dump());
+  if (!j.contains("type") || !j["type"].is_string())
+    return MakeError(ErrorCode::kProtocol, "frame header has no \"type\"");
   return j;
 }
 
@@ -42,7 +45,8 @@ Status ReadExactly(int fd, char* p, size_t n) {
     ssize_t r = ::read(fd, p, n);
     if (r < 0 && errno == EINTR) continue;
     if (r <= 0) return MakeError(ErrorCode::kProtocol, r == 0 ? "end of stream" : std::strerror(errno));
-    p += r; n -= size_t(r);
+    p += r;
+    n -= size_t(r);
   }
   return Status::Ok();
 }
@@ -68,7 +72,8 @@ Status WriteFrame(int fd, const Json& header, const std::string& blob) {
     ssize_t w = ::write(fd, p, left);
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) return MakeError(ErrorCode::kProtocol, std::string("write: ") + std::strerror(errno));
-    p += w; left -= size_t(w);
+    p += w;
+    left -= size_t(w);
   }
   return Status::Ok();
 }

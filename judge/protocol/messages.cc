@@ -9,19 +9,32 @@ namespace {
 Json CaseRequestToJson(const CaseRequest& r) {
   Json params = Json::array();
   for (const auto& p : r.params) {
-    if (!p.is_buffer) { params.push_back({{"scalar", p.scalar}}); continue; }
-    Json b = {{"name", p.buffer.name}, {"is_input", p.buffer.is_input},
-              {"dtype", std::string(DTypeName(p.buffer.dtype))}, {"count", p.buffer.count}};
+    if (!p.is_buffer) {
+      params.push_back({{"scalar", p.scalar}});
+      continue;
+    }
+    Json b = {{"name", p.buffer.name},
+              {"is_input", p.buffer.is_input},
+              {"dtype", std::string(DTypeName(p.buffer.dtype))},
+              {"count", p.buffer.count}};
     Json variants = Json::array();
     for (const auto& v : p.buffer.variants) variants.push_back(InputSpecToJson(v));
     b["variants"] = variants;
     params.push_back({{"buffer", b}});
   }
   const TimingPolicy& t = r.timing;
-  return {{"name", r.name}, {"params", params}, {"guard_nan", r.guard_nan},
-          {"zero_outputs", r.zero_outputs}, {"diagnostic", r.diagnostic}, {"hot", r.hot},
-          {"timing", {{"warmup_calls", t.warmup_calls}, {"min_samples", t.min_samples}, {"max_samples", t.max_samples},
-                      {"budget_seconds", t.budget_seconds}, {"target_noise", t.target_noise}}}};
+  return {{"name", r.name},
+          {"params", params},
+          {"guard_nan", r.guard_nan},
+          {"zero_outputs", r.zero_outputs},
+          {"diagnostic", r.diagnostic},
+          {"hot", r.hot},
+          {"timing",
+           {{"warmup_calls", t.warmup_calls},
+            {"min_samples", t.min_samples},
+            {"max_samples", t.max_samples},
+            {"budget_seconds", t.budget_seconds},
+            {"target_noise", t.target_noise}}}};
 }
 
 Expected<CaseRequest> CaseRequestFromJson(const Json& j) {
@@ -58,19 +71,29 @@ Expected<CaseRequest> CaseRequestFromJson(const Json& j) {
   r.diagnostic = j.value("diagnostic", false);
   r.hot = j.value("hot", false);
   const Json& t = **timing;
-  r.timing = TimingPolicy{t.at("warmup_calls").get<int>(), t.at("min_samples").get<int>(), t.at("max_samples").get<int>(),
-                          t.at("budget_seconds").get<double>(), t.at("target_noise").get<double>()};
+  r.timing =
+      TimingPolicy{t.at("warmup_calls").get<int>(), t.at("min_samples").get<int>(), t.at("max_samples").get<int>(),
+                   t.at("budget_seconds").get<double>(), t.at("target_noise").get<double>()};
   return r;
 }
 
 }  // namespace
 
 Json DeviceInfoToJson(const DeviceInfo& i) {
-  return {{"kind", std::string(DeviceKindName(i.kind))}, {"name", i.name}, {"compute_capability", std::to_string(i.cc_major) + "." + std::to_string(i.cc_minor)},
-          {"cc_major", i.cc_major}, {"cc_minor", i.cc_minor}, {"sm_count", i.sm_count}, {"l2_bytes", i.l2_bytes},
-          {"memory_bytes", i.memory_bytes}, {"driver_cuda_version", i.driver_version},
-          {"runtime_version", i.runtime_version}, {"peak_bandwidth_gbps", i.peak_bandwidth_gbps},
-          {"device_count", i.device_count}, {"sm_clock_mhz", i.sm_clock_mhz}, {"driver_release", i.driver_release},
+  return {{"kind", std::string(DeviceKindName(i.kind))},
+          {"name", i.name},
+          {"compute_capability", std::to_string(i.cc_major) + "." + std::to_string(i.cc_minor)},
+          {"cc_major", i.cc_major},
+          {"cc_minor", i.cc_minor},
+          {"sm_count", i.sm_count},
+          {"l2_bytes", i.l2_bytes},
+          {"memory_bytes", i.memory_bytes},
+          {"driver_cuda_version", i.driver_version},
+          {"runtime_version", i.runtime_version},
+          {"peak_bandwidth_gbps", i.peak_bandwidth_gbps},
+          {"device_count", i.device_count},
+          {"sm_clock_mhz", i.sm_clock_mhz},
+          {"driver_release", i.driver_release},
           {"empty_window_ms", i.empty_window_ms}};
 }
 
@@ -108,13 +131,20 @@ namespace {
 Json CaseReportToJson(const CaseReport& r) {
   Json calls = Json::array();
   for (const auto& c : r.calls)
-    calls.push_back({{"kind", std::string(CallKindName(c.kind))}, {"variant", c.variant},
-                     {"event_ms", c.event_ms}, {"wall_ms", c.wall_ms}, {"clock_mhz", c.clock_mhz},
+    calls.push_back({{"kind", std::string(CallKindName(c.kind))},
+                     {"variant", c.variant},
+                     {"event_ms", c.event_ms},
+                     {"wall_ms", c.wall_ms},
+                     {"clock_mhz", c.clock_mhz},
                      {"throttled", c.throttled}});
-  Json j = {{"calls", calls}, {"output_calls", r.output_calls}, {"output_bytes_per_call", r.output_bytes_per_call},
-            {"overhead_event_ms", r.overhead_event_ms}, {"overhead_wall_ms", r.overhead_wall_ms},
+  Json j = {{"calls", calls},
+            {"output_calls", r.output_calls},
+            {"output_bytes_per_call", r.output_bytes_per_call},
+            {"overhead_event_ms", r.overhead_event_ms},
+            {"overhead_wall_ms", r.overhead_wall_ms},
             {"setup_ms", r.setup_ms}};
-  if (r.violation) j["violation"] = {{"kind", r.violation->kind}, {"call", r.violation->call}, {"message", r.violation->message}};
+  if (r.violation)
+    j["violation"] = {{"kind", r.violation->kind}, {"call", r.violation->call}, {"message", r.violation->message}};
   return j;
 }
 
@@ -125,11 +155,16 @@ Expected<CaseReport> CaseReportFromJson(const Json& j) {
     for (const Json& c : j.at("calls")) {
       CallRecord rec;
       std::string kind = c.at("kind").get<std::string>();
-      if (kind == "check") rec.kind = CallKind::kCheck;
-      else if (kind == "warmup") rec.kind = CallKind::kWarmup;
-      else if (kind == "timed") rec.kind = CallKind::kTimed;
-      else if (kind == "hot") rec.kind = CallKind::kHot;
-      else return bad("unknown call kind \"" + kind + "\"");
+      if (kind == "check")
+        rec.kind = CallKind::kCheck;
+      else if (kind == "warmup")
+        rec.kind = CallKind::kWarmup;
+      else if (kind == "timed")
+        rec.kind = CallKind::kTimed;
+      else if (kind == "hot")
+        rec.kind = CallKind::kHot;
+      else
+        return bad("unknown call kind \"" + kind + "\"");
       rec.variant = c.at("variant").get<int>();
       rec.event_ms = c.at("event_ms").get<double>();
       rec.wall_ms = c.at("wall_ms").get<double>();
@@ -145,7 +180,8 @@ Expected<CaseReport> CaseReportFromJson(const Json& j) {
     r.setup_ms = j.value("setup_ms", 0.0);
     if (j.contains("violation")) {
       const Json& v = j["violation"];
-      r.violation = Violation{v.at("kind").get<std::string>(), v.at("call").get<int>(), v.at("message").get<std::string>()};
+      r.violation =
+          Violation{v.at("kind").get<std::string>(), v.at("call").get<int>(), v.at("message").get<std::string>()};
     }
   } catch (const std::exception& e) {
     return bad(e.what());
@@ -167,18 +203,16 @@ Expected<Message> DecodeHeader(MessageKind kind, const Frame& frame) {
       auto device = ParseDeviceKind(Field<std::string>(h, "device"));
       if (!device) return MakeError(ErrorCode::kProtocol, "unknown device kind " + h["device"].dump());
       std::string flush = h.value("flush", "read");
-      if (flush != "read" && flush != "write") return MakeError(ErrorCode::kProtocol, "unknown flush mode \"" + flush + "\"");
+      if (flush != "read" && flush != "write")
+        return MakeError(ErrorCode::kProtocol, "unknown flush mode \"" + flush + "\"");
       return Message(InitMessage{*device, flush == "write" ? FlushMode::kWrite : FlushMode::kRead,
-                         SandboxPolicyFromJson(h.value("sandbox", Json::object()))});
+                                 SandboxPolicyFromJson(h.value("sandbox", Json::object()))});
     }
-    case MessageKind::kDevice:
-      return Message(DeviceMessage{DeviceInfoFromJson(h)});
+    case MessageKind::kDevice: return Message(DeviceMessage{DeviceInfoFromJson(h)});
     case MessageKind::kLoad:
       return Message(LoadMessage{Field<std::string>(h, "library"), Field<std::string>(h, "entry_point")});
-    case MessageKind::kSandboxed:
-      return Message(SandboxedMessage{SandboxReportFromJson(h.at("protections"))});
-    case MessageKind::kLoaded:
-      return Message(LoadedMessage{});
+    case MessageKind::kSandboxed: return Message(SandboxedMessage{SandboxReportFromJson(h.at("protections"))});
+    case MessageKind::kLoaded: return Message(LoadedMessage{});
     case MessageKind::kCase: {
       auto request = CaseRequestFromJson(h);
       if (!request) return request.error();
@@ -186,7 +220,8 @@ Expected<Message> DecodeHeader(MessageKind kind, const Frame& frame) {
     }
     case MessageKind::kProgress: {
       std::string stage = Field<std::string>(h, "stage");
-      if (stage != "ready" && stage != "call") return MakeError(ErrorCode::kProtocol, "unknown progress stage \"" + stage + "\"");
+      if (stage != "ready" && stage != "call")
+        return MakeError(ErrorCode::kProtocol, "unknown progress stage \"" + stage + "\"");
       int calls = Field<int>(h, "calls");
       if (calls < 0) return MakeError(ErrorCode::kProtocol, "negative call count");
       return Message(ProgressMessage{stage == "ready" ? ProgressStage::kReady : ProgressStage::kCall, calls});
@@ -200,19 +235,23 @@ Expected<Message> DecodeHeader(MessageKind kind, const Frame& frame) {
                                                    " output bytes, its header says " + std::to_string(expected));
       return Message(CaseDoneMessage{std::move(*report), frame.blob});
     }
-    case MessageKind::kCeiling:
-      return Message(CeilingMessage{});
+    case MessageKind::kCeiling: return Message(CeilingMessage{});
     case MessageKind::kCeilingMeasured:
       return Message(CeilingMeasuredMessage{ReadCeiling{Field<double>(h, "gbps"), Field<std::string>(h, "shape")}});
     case MessageKind::kFault: {
       std::string phase = Field<std::string>(h, "phase");
       FaultMessage f;
       bool known = false;
-      for (FaultPhase p : {FaultPhase::kInit, FaultPhase::kLoad, FaultPhase::kSetup, FaultPhase::kSolve, FaultPhase::kProtocol})
-        if (phase == FaultPhaseName(p)) { f.phase = p; known = true; }
+      for (FaultPhase p :
+           {FaultPhase::kInit, FaultPhase::kLoad, FaultPhase::kSetup, FaultPhase::kSolve, FaultPhase::kProtocol})
+        if (phase == FaultPhaseName(p)) {
+          f.phase = p;
+          known = true;
+        }
       if (!known) return MakeError(ErrorCode::kProtocol, "unknown fault phase \"" + phase + "\"");
       std::string cause = h.value("cause", "other");
-      if (cause != "other" && cause != "device_memory") return MakeError(ErrorCode::kProtocol, "unknown fault cause \"" + cause + "\"");
+      if (cause != "other" && cause != "device_memory")
+        return MakeError(ErrorCode::kProtocol, "unknown fault cause \"" + cause + "\"");
       f.cause = cause == "device_memory" ? FaultCause::kDeviceMemory : FaultCause::kOther;
       f.message = Field<std::string>(h, "message");
       return Message(std::move(f));

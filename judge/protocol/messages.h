@@ -46,10 +46,10 @@ struct CaseRequest {
   std::string name;
   std::vector<ParamArg> params;  // signature order
   TimingPolicy timing;
-  bool guard_nan = true;         // memory after each input holds NaN (else zeros): reads past the end show
-  bool zero_outputs = false;     // outputs start at zero (else poisoned with 0xFF bytes = NaN)
-  bool diagnostic = false;       // one call, no warm-up or timing (used to explain a failure)
-  bool hot = false;              // after the cold samples, time calls without the cache flush too
+  bool guard_nan = true;      // memory after each input holds NaN (else zeros): reads past the end show
+  bool zero_outputs = false;  // outputs start at zero (else poisoned with 0xFF bytes = NaN)
+  bool diagnostic = false;    // one call, no warm-up or timing (used to explain a failure)
+  bool hot = false;           // after the cold samples, time calls without the cache flush too
 };
 
 enum class CallKind { kCheck, kWarmup, kTimed, kHot };  // kHot: timed without the L2 flush
@@ -58,16 +58,16 @@ std::string_view CallKindName(CallKind k);
 struct CallRecord {
   CallKind kind = CallKind::kCheck;
   int variant = 0;
-  double event_ms = 0;  // device time between events around solve()
-  double wall_ms = 0;   // host time from before the start event to after a device-wide sync
-  double clock_mhz = 0; // average SM clock around the call (0: unknown)
+  double event_ms = 0;     // device time between events around solve()
+  double wall_ms = 0;      // host time from before the start event to after a device-wide sync
+  double clock_mhz = 0;    // average SM clock around the call (0: unknown)
   bool throttled = false;  // the clock was under the throttle threshold: not a sample
 };
 
 // Something the submission did to memory it does not own (or must not change).
 struct Violation {
-  std::string kind;     // input_modified | input_guard_written | output_guard_written
-  int call = 0;         // index into the calls
+  std::string kind;  // input_modified | input_guard_written | output_guard_written
+  int call = 0;      // index into the calls
   std::string message;
 };
 
@@ -87,13 +87,26 @@ size_t OutputBytesPerCall(const CaseRequest& request);
 
 // --- The messages -------------------------------------------------------------------------------
 
-enum class MessageKind { kInit, kDevice, kLoad, kSandboxed, kLoaded, kCase, kProgress, kCaseDone, kCeiling,
-                         kCeilingMeasured, kFault };
+enum class MessageKind {
+  kInit,
+  kDevice,
+  kLoad,
+  kSandboxed,
+  kLoaded,
+  kCase,
+  kProgress,
+  kCaseDone,
+  kCeiling,
+  kCeilingMeasured,
+  kFault
+};
 std::string_view MessageKindName(MessageKind kind);  // the wire's "type"
-inline constexpr MessageKind kAllMessageKinds[] = {
-    MessageKind::kInit,     MessageKind::kDevice,   MessageKind::kLoad,    MessageKind::kSandboxed,
-    MessageKind::kLoaded,   MessageKind::kCase,     MessageKind::kProgress, MessageKind::kCaseDone,
-    MessageKind::kCeiling,  MessageKind::kCeilingMeasured, MessageKind::kFault};
+inline constexpr MessageKind kAllMessageKinds[] = {MessageKind::kInit,     MessageKind::kDevice,
+                                                   MessageKind::kLoad,     MessageKind::kSandboxed,
+                                                   MessageKind::kLoaded,   MessageKind::kCase,
+                                                   MessageKind::kProgress, MessageKind::kCaseDone,
+                                                   MessageKind::kCeiling,  MessageKind::kCeilingMeasured,
+                                                   MessageKind::kFault};
 
 // Where a worker failed; whose fault that is follows from it (judge/rules/case_verdict.h).
 enum class FaultPhase { kInit, kLoad, kSetup, kSolve, kProtocol };

@@ -164,7 +164,10 @@ TEST(Messages, CaseDoneFromTheWorkerIsValidated) {
     std::function<void(Frame&)> forge;
   };
   for (const Forgery& f : std::vector<Forgery>{
-           {"an output index past the calls", [](Frame& fr) { fr.header["output_calls"] = {0, 7}; }},
+           {"an output index past the calls",
+            [](Frame& fr) {
+              fr.header["output_calls"] = {0, 7};
+            }},
            {"a time that is not a number", [](Frame& fr) { fr.header["calls"][0]["event_ms"] = "fast"; }},
            {"a negative time", [](Frame& fr) { fr.header["calls"][0]["event_ms"] = -1; }},
            {"an unknown call kind", [](Frame& fr) { fr.header["calls"][0]["kind"] = "free"; }},

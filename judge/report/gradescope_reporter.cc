@@ -17,21 +17,28 @@ Json GradescopeResults(const RunReport& r, const GradingPolicy& policy) {
     accepted += passed;
     std::string output = std::string(VerdictShort(c.verdict)) + " (" + std::string(VerdictLong(c.verdict)) + ")";
     if (!c.detail.empty()) output += ": " + c.detail;
-    if (c.event.count) output += "\nmedian " + FormatMs(c.FigureMs()) + " over " + std::to_string(c.event.count) + " timed calls";
-    tests.push_back({{"name", c.name + " (" + FormatScalars(c.scalars) + ")"}, {"score", score.cases[i].points},
-                     {"max_score", score.cases[i].max_points}, {"status", passed ? "passed" : "failed"},
-                     {"output", output}, {"visibility", "visible"}});
+    if (c.event.count)
+      output += "\nmedian " + FormatMs(c.FigureMs()) + " over " + std::to_string(c.event.count) + " timed calls";
+    tests.push_back({{"name", c.name + " (" + FormatScalars(c.scalars) + ")"},
+                     {"score", score.cases[i].points},
+                     {"max_score", score.cases[i].max_points},
+                     {"status", passed ? "passed" : "failed"},
+                     {"output", output},
+                     {"visibility", "visible"}});
   }
   if (score.performance_max > 0)
-    tests.push_back({{"name", "performance"}, {"score", score.performance}, {"max_score", score.performance_max},
-                     {"status", score.performance > 0 ? "passed" : "failed"}, {"output", score.performance_note},
+    tests.push_back({{"name", "performance"},
+                     {"score", score.performance},
+                     {"max_score", score.performance_max},
+                     {"status", score.performance > 0 ? "passed" : "failed"},
+                     {"output", score.performance_note},
                      {"visibility", "visible"}});
   std::string summary = "verdict " + std::string(VerdictShort(r.verdict)) + " (" + std::string(VerdictLong(r.verdict)) +
                         "), " + std::to_string(accepted) + "/" + std::to_string(r.cases.size()) + " cases accepted";
   if (r.build.attempted && !r.build.ok) summary += "\n\ncompile error:\n" + r.build.log;
   if (!r.message.empty()) summary += "\n" + r.message;
   Json j = {{"score", score.total()}, {"max_score", score.max_total()}, {"execution_time", r.seconds},
-            {"output", summary}, {"visibility", "visible"}, {"tests", tests}};
+            {"output", summary},      {"visibility", "visible"},        {"tests", tests}};
   const CaseResult* perf = r.PrimaryPerformanceCase();
   Json board = Json::array();
   if (perf && perf->verdict == Verdict::kAccepted && perf->flags.empty() && perf->event.count)

@@ -15,12 +15,13 @@ void HtmlReporter::Write(const RunReport& r, std::ostream& out) const {
   std::string name = Basename(r.submission_path);
   int accepted = 0;
   for (const auto& c : r.cases) accepted += c.verdict == Verdict::kAccepted;
-  b << "<h1>" << EscapeXml(name) << ": <span class=\"" << VerdictClass(r.verdict) << "\">" << VerdictShort(r.verdict) << "</span> "
-    << EscapeXml(std::string(VerdictLong(r.verdict))) << "</h1>\n";
-  b << "<p class=\"muted\">" << accepted << "/" << r.cases.size() << " cases accepted; problem " << EscapeXml(r.problem);
+  b << "<h1>" << EscapeXml(name) << ": <span class=\"" << VerdictClass(r.verdict) << "\">" << VerdictShort(r.verdict)
+    << "</span> " << EscapeXml(std::string(VerdictLong(r.verdict))) << "</h1>\n";
+  b << "<p class=\"muted\">" << accepted << "/" << r.cases.size() << " cases accepted; problem "
+    << EscapeXml(r.problem);
   if (r.device) b << "; " << EscapeXml(r.device->name);
-  b << "; " << EscapeXml(r.build.compiler) << "; judged " << EscapeXml(r.started_at) << " in " << EscapeXml(FormatMs(r.seconds * 1e3))
-    << "; sha256 " << EscapeXml(r.submission_sha256.substr(0, 12)) << "</p>\n";
+  b << "; " << EscapeXml(r.build.compiler) << "; judged " << EscapeXml(r.started_at) << " in "
+    << EscapeXml(FormatMs(r.seconds * 1e3)) << "; sha256 " << EscapeXml(r.submission_sha256.substr(0, 12)) << "</p>\n";
   if (!r.message.empty()) b << "<p>" << EscapeXml(r.message) << "</p>\n";
   if (r.build.attempted && !r.build.ok) b << "<h2>Compile error</h2>\n<pre>" << EscapeXml(r.build.log) << "</pre>\n";
 
@@ -33,18 +34,22 @@ void HtmlReporter::Write(const RunReport& r, std::ostream& out) const {
     if (c.kind == CaseKind::kPerformance && c.event.count)
       chart.bars.push_back({c.name + " (" + FormatScalars(c.scalars) + ")", c.gbps,
                             GbpsText(c.gbps) + ", " + FormatMs(c.FigureMs()),
-                            c.verdict != Verdict::kAccepted ? "bar bad" : !c.flags.empty() ? "bar flagged" : "bar"});
+                            c.verdict != Verdict::kAccepted ? "bar bad"
+                            : !c.flags.empty()              ? "bar flagged"
+                                                            : "bar"});
   if (!chart.bars.empty()) b << RenderBarChart(chart);
 
-  b << "<h2>Cases</h2>\n<table>\n<tr><th>case</th><th>kind</th><th>size</th><th>verdict</th><th class=\"num\">median</th>"
+  b << "<h2>Cases</h2>\n<table>\n<tr><th>case</th><th>kind</th><th>size</th><th>verdict</th><th "
+       "class=\"num\">median</th>"
        "<th class=\"num\">GB/s</th><th class=\"num\">samples</th><th>detail</th></tr>\n";
   for (const auto& c : r.cases) {
     std::string detail = c.detail;
     for (const auto& f : c.flags) detail += (detail.empty() ? "flagged: " : "; flagged: ") + f;
-    b << "<tr><td>" << EscapeXml(c.name) << "</td><td>" << CaseKindName(c.kind) << "</td><td>" << EscapeXml(FormatScalars(c.scalars))
-      << "</td><td class=\"" << VerdictClass(c.verdict) << "\">" << VerdictShort(c.verdict) << "</td><td class=\"num\">"
-      << EscapeXml(FormatMs(c.FigureMs())) << "</td><td class=\"num\">" << (c.gbps > 0 ? GbpsText(c.gbps) : "-")
-      << "</td><td class=\"num\">" << c.event.count << "</td><td>" << EscapeXml(detail) << "</td></tr>\n";
+    b << "<tr><td>" << EscapeXml(c.name) << "</td><td>" << CaseKindName(c.kind) << "</td><td>"
+      << EscapeXml(FormatScalars(c.scalars)) << "</td><td class=\"" << VerdictClass(c.verdict) << "\">"
+      << VerdictShort(c.verdict) << "</td><td class=\"num\">" << EscapeXml(FormatMs(c.FigureMs()))
+      << "</td><td class=\"num\">" << (c.gbps > 0 ? GbpsText(c.gbps) : "-") << "</td><td class=\"num\">"
+      << c.event.count << "</td><td>" << EscapeXml(detail) << "</td></tr>\n";
   }
   b << "</table>\n";
   for (const auto& w : r.warnings) b << "<p class=\"muted\">warning: " << EscapeXml(w) << "</p>\n";

@@ -11,34 +11,58 @@ namespace {
 Json Finite(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
 Json CheckToJson(const CheckResult& c) {
-  return {{"passed", c.passed}, {"elements", c.elements}, {"mismatches", c.mismatches}, {"non_finite", c.non_finite},
-          {"worst_index", c.worst_index}, {"expected", Finite(c.expected)}, {"got", Finite(c.got)},
-          {"abs_error", Finite(c.abs_error)}, {"rel_error", Finite(c.rel_error)}, {"tolerance", c.tolerance},
+  return {{"passed", c.passed},
+          {"elements", c.elements},
+          {"mismatches", c.mismatches},
+          {"non_finite", c.non_finite},
+          {"worst_index", c.worst_index},
+          {"expected", Finite(c.expected)},
+          {"got", Finite(c.got)},
+          {"abs_error", Finite(c.abs_error)},
+          {"rel_error", Finite(c.rel_error)},
+          {"tolerance", c.tolerance},
           {"tolerance_used", Finite(c.tolerance_used)}};
 }
 
 Json StatsToJson(const SampleStats& s) {
-  return {{"samples", s.count}, {"median_ms", s.median}, {"mean_ms", s.mean}, {"min_ms", s.min}, {"max_ms", s.max},
-          {"q1_ms", s.q1}, {"q3_ms", s.q3}, {"iqr_ms", s.iqr()}, {"stddev_ms", s.stddev}, {"noise", s.noise}};
+  return {{"samples", s.count},    {"median_ms", s.median}, {"mean_ms", s.mean}, {"min_ms", s.min},
+          {"max_ms", s.max},       {"q1_ms", s.q1},         {"q3_ms", s.q3},     {"iqr_ms", s.iqr()},
+          {"stddev_ms", s.stddev}, {"noise", s.noise}};
 }
 
 Json CaseToJson(const CaseResult& c, const RunReport& r) {
-  Json j = {{"name", c.name}, {"kind", std::string(CaseKindName(c.kind))}, {"scalars", c.scalars},
-            {"verdict", std::string(VerdictShort(c.verdict))}, {"verdict_code", int(c.verdict)},
-            {"detail", c.detail}, {"min_bytes", c.min_bytes}, {"seconds", c.seconds},
-            {"prepare_seconds", c.prepare_seconds}, {"setup_seconds", c.setup_seconds}};
+  Json j = {{"name", c.name},
+            {"kind", std::string(CaseKindName(c.kind))},
+            {"scalars", c.scalars},
+            {"verdict", std::string(VerdictShort(c.verdict))},
+            {"verdict_code", int(c.verdict)},
+            {"detail", c.detail},
+            {"min_bytes", c.min_bytes},
+            {"seconds", c.seconds},
+            {"prepare_seconds", c.prepare_seconds},
+            {"setup_seconds", c.setup_seconds}};
   if (c.check) j["check"] = CheckToJson(*c.check);
   if (c.timed_check) j["timed_check"] = CheckToJson(*c.timed_check);
   if (c.event.count) {
-    j["timing"] = {{"device", StatsToJson(c.event)}, {"host_wall", StatsToJson(c.wall)},
-                   {"warmup_calls", c.warmup_calls}, {"gbps", c.gbps}, {"l2_flushed", true},
+    j["timing"] = {{"device", StatsToJson(c.event)},
+                   {"host_wall", StatsToJson(c.wall)},
+                   {"warmup_calls", c.warmup_calls},
+                   {"gbps", c.gbps},
+                   {"l2_flushed", true},
                    {"pct_of_ceiling", r.ceiling_gbps > 0 ? Json(100 * c.gbps / r.ceiling_gbps) : Json(nullptr)},
-                   {"pct_of_peak", r.device && r.device->peak_bandwidth_gbps > 0 ? Json(100 * c.gbps / r.device->peak_bandwidth_gbps) : Json(nullptr)},
-                   {"audit", {{"unseen_ms", c.audit.unseen_ms}, {"escaped", c.audit.escaped},
-                              {"overhead_wall_ms", c.audit.overhead_wall_ms}, {"overhead_event_ms", c.overhead_event_ms},
-                              {"median_ms", c.audit.honest_median_ms}}},
-                   {"l2_flush", r.flush_mode}, {"sm_clock_mhz", c.sm_clock_mhz},
-                   {"raw_median_ms", c.raw_event_median_ms}, {"window_correction_ms", c.window_correction_ms},
+                   {"pct_of_peak", r.device && r.device->peak_bandwidth_gbps > 0
+                                       ? Json(100 * c.gbps / r.device->peak_bandwidth_gbps)
+                                       : Json(nullptr)},
+                   {"audit",
+                    {{"unseen_ms", c.audit.unseen_ms},
+                     {"escaped", c.audit.escaped},
+                     {"overhead_wall_ms", c.audit.overhead_wall_ms},
+                     {"overhead_event_ms", c.overhead_event_ms},
+                     {"median_ms", c.audit.honest_median_ms}}},
+                   {"l2_flush", r.flush_mode},
+                   {"sm_clock_mhz", c.sm_clock_mhz},
+                   {"raw_median_ms", c.raw_event_median_ms},
+                   {"window_correction_ms", c.window_correction_ms},
                    {"throttled_discarded", c.throttled_discarded}};
     if (c.hot.count) j["timing"]["hot"] = StatsToJson(c.hot);  // labelled: the L2 was not flushed
     Json ms = Json::array(), variant = Json::array(), clock = Json::array(), process = Json::array();
@@ -71,37 +95,66 @@ Json ReportToJson(const RunReport& r) {
     counts[std::string(VerdictShort(c.verdict))]++;
   }
   const BuildInfo& b = r.build;
-  Json j = {{"schema", "gpu-judge.report"}, {"schema_version", kReportSchemaVersion},
-            {"judge_version", r.judge_version}, {"started_at", r.started_at}, {"seconds", r.seconds},
+  Json j = {{"schema", "gpu-judge.report"},
+            {"schema_version", kReportSchemaVersion},
+            {"judge_version", r.judge_version},
+            {"started_at", r.started_at},
+            {"seconds", r.seconds},
             {"submission", {{"path", r.submission_path}, {"sha256", r.submission_sha256}}},
             {"problem", {{"name", r.problem}, {"atol", r.tolerance.atol}, {"rtol", r.tolerance.rtol}}},
-            {"verdict", std::string(VerdictShort(r.verdict))}, {"verdict_code", int(r.verdict)},
-            {"verdict_text", std::string(VerdictLong(r.verdict))}, {"exit_code", int(r.exit_code)},
-            {"message", r.message}, {"warnings", r.warnings}, {"protections", SandboxReportToJson(r.protections)},
-            {"build", {{"attempted", b.attempted}, {"ok", b.ok}, {"prebuilt", b.prebuilt}, {"cache_hit", b.cache_hit},
-                       {"compiler", b.compiler}, {"target", b.target}, {"flags", b.flags}, {"seconds", b.seconds},
-                       {"compile_seconds", b.compile_seconds}, {"log", b.log}, {"cache_key", b.cache_key},
-                       {"sandbox", SandboxReportToJson(b.sandbox)}}},
+            {"verdict", std::string(VerdictShort(r.verdict))},
+            {"verdict_code", int(r.verdict)},
+            {"verdict_text", std::string(VerdictLong(r.verdict))},
+            {"exit_code", int(r.exit_code)},
+            {"message", r.message},
+            {"warnings", r.warnings},
+            {"protections", SandboxReportToJson(r.protections)},
+            {"build",
+             {{"attempted", b.attempted},
+              {"ok", b.ok},
+              {"prebuilt", b.prebuilt},
+              {"cache_hit", b.cache_hit},
+              {"compiler", b.compiler},
+              {"target", b.target},
+              {"flags", b.flags},
+              {"seconds", b.seconds},
+              {"compile_seconds", b.compile_seconds},
+              {"log", b.log},
+              {"cache_key", b.cache_key},
+              {"sandbox", SandboxReportToJson(b.sandbox)}}},
             {"summary", {{"cases", r.cases.size()}, {"by_verdict", counts}}},
             {"cases", cases}};
   Json sanitizers = Json::array();
   for (const auto& s : r.sanitizers)
-    sanitizers.push_back({{"tool", s.tool}, {"ran", s.ran}, {"errors", s.errors}, {"warnings", s.warnings},
-                          {"summary", s.summary}, {"findings", s.findings}, {"seconds", s.seconds}, {"cases", s.cases}});
+    sanitizers.push_back({{"tool", s.tool},
+                          {"ran", s.ran},
+                          {"errors", s.errors},
+                          {"warnings", s.warnings},
+                          {"summary", s.summary},
+                          {"findings", s.findings},
+                          {"seconds", s.seconds},
+                          {"cases", s.cases}});
   j["sanitizers"] = sanitizers;
   double prepare = 0, setup = 0, in_cases = 0;
-  for (const auto& c : r.cases) { prepare += c.prepare_seconds; setup += c.setup_seconds; in_cases += c.seconds; }
-  j["judge_time"] = {{"total_seconds", r.seconds}, {"build_seconds", b.seconds}, {"cases_seconds", in_cases},
-                     {"prepare_seconds", prepare}, {"worker_setup_seconds", setup},
-                     {"other_seconds", r.seconds - in_cases - b.seconds}};
-  j["bandwidth"] = {{"ceiling_gbps", r.ceiling_gbps}, {"ceiling_source", r.ceiling_source},
+  for (const auto& c : r.cases) {
+    prepare += c.prepare_seconds;
+    setup += c.setup_seconds;
+    in_cases += c.seconds;
+  }
+  j["judge_time"] = {{"total_seconds", r.seconds},    {"build_seconds", b.seconds},
+                     {"cases_seconds", in_cases},     {"prepare_seconds", prepare},
+                     {"worker_setup_seconds", setup}, {"other_seconds", r.seconds - in_cases - b.seconds}};
+  j["bandwidth"] = {{"ceiling_gbps", r.ceiling_gbps},
+                    {"ceiling_source", r.ceiling_source},
                     {"peak_gbps", r.device ? r.device->peak_bandwidth_gbps : 0.0}};
   j["device"] = r.device ? DeviceInfoToJson(*r.device) : Json(nullptr);
   if (j["device"].is_object()) j["device"].erase("type");
   return j;
 }
 
-void JsonReporter::Write(const RunReport& report, std::ostream& out) const { out << ReportToJson(report).dump(2) << "\n"; }
+void JsonReporter::Write(const RunReport& report, std::ostream& out) const {
+  out << ReportToJson(report).dump(2) << "\n";
+}
 
 }  // namespace judge
 
@@ -149,7 +202,8 @@ CheckResult CheckFromJson(const Json& j) {
 }
 
 CaseKind KindFromName(const std::string& name) {
-  for (CaseKind k : {CaseKind::kExample, CaseKind::kFunctional, CaseKind::kEdge, CaseKind::kPerformance, CaseKind::kStress})
+  for (CaseKind k :
+       {CaseKind::kExample, CaseKind::kFunctional, CaseKind::kEdge, CaseKind::kPerformance, CaseKind::kStress})
     if (CaseKindName(k) == name) return k;
   return CaseKind::kFunctional;
 }
@@ -185,7 +239,8 @@ CaseResult CaseFromJson(const Json& j) {
     const Json ms = samples.value("ms", Json::array()), variant = samples.value("variant", Json::array()),
                clock = samples.value("clock_mhz", Json::array()), process = samples.value("process", Json::array());
     for (size_t i = 0; i < ms.size(); ++i)
-      c.samples.push_back({ms[i].is_number() ? ms[i].get<double>() : 0.0, i < variant.size() ? variant[i].get<int>() : 0,
+      c.samples.push_back({ms[i].is_number() ? ms[i].get<double>() : 0.0,
+                           i < variant.size() ? variant[i].get<int>() : 0,
                            i < clock.size() && clock[i].is_number() ? clock[i].get<double>() : 0.0,
                            i < process.size() ? process[i].get<int>() : 0});
   }

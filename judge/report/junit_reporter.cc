@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // JUnit XML, as CI servers and course tools read it: one testsuite per submission (a batch writes
-// them all in one document), one testcase per case. A wrong result (WA, MV) is a <failure>; a crash, a limit or a compile error is an <error>;
-// a case not run is <skipped>.
+// them all in one document), one testcase per case. A wrong result (WA, MV) is a <failure>; a crash, a limit or a
+// compile error is an <error>; a case not run is <skipped>.
 #include <cstdio>
 
 #include "judge/report/markup.h"
@@ -30,9 +30,12 @@ struct Counts {
 Counts CountOf(const RunReport& r) {
   Counts n;
   for (const auto& c : r.cases) {
-    if (c.verdict == Verdict::kWrongAnswer || c.verdict == Verdict::kMemoryViolation) ++n.failures;
-    else if (c.verdict == Verdict::kNotRun) ++n.skipped;
-    else if (c.verdict != Verdict::kAccepted) ++n.errors;
+    if (c.verdict == Verdict::kWrongAnswer || c.verdict == Verdict::kMemoryViolation)
+      ++n.failures;
+    else if (c.verdict == Verdict::kNotRun)
+      ++n.skipped;
+    else if (c.verdict != Verdict::kAccepted)
+      ++n.errors;
   }
   return n;
 }
@@ -44,7 +47,8 @@ void WriteSuite(const RunReport& r, std::ostream& out) {
       << "\" errors=\"" << n.errors << "\" skipped=\"" << n.skipped << "\" time=\"" << Seconds(r.seconds)
       << "\" timestamp=\"" << Xml(r.started_at) << "\">\n";
   for (const auto& c : r.cases) {
-    out << "    <testcase name=\"" << Xml(c.name) << "\" classname=\"" << Xml(suite) << "\" time=\"" << Seconds(c.seconds) << "\"";
+    out << "    <testcase name=\"" << Xml(c.name) << "\" classname=\"" << Xml(suite) << "\" time=\""
+        << Seconds(c.seconds) << "\"";
     std::string v(VerdictShort(c.verdict));
     std::string message = v + ": " + std::string(VerdictLong(c.verdict));
     if (c.verdict == Verdict::kAccepted) {
@@ -52,10 +56,13 @@ void WriteSuite(const RunReport& r, std::ostream& out) {
       continue;
     }
     out << ">\n";
-    if (c.verdict == Verdict::kNotRun) out << "      <skipped message=\"" << Xml(c.detail) << "\"/>\n";
+    if (c.verdict == Verdict::kNotRun)
+      out << "      <skipped message=\"" << Xml(c.detail) << "\"/>\n";
     else {
-      const char* tag = (c.verdict == Verdict::kWrongAnswer || c.verdict == Verdict::kMemoryViolation) ? "failure" : "error";
-      out << "      <" << tag << " message=\"" << Xml(message) << "\" type=\"" << v << "\">" << Xml(c.detail) << "</" << tag << ">\n";
+      const char* tag =
+          (c.verdict == Verdict::kWrongAnswer || c.verdict == Verdict::kMemoryViolation) ? "failure" : "error";
+      out << "      <" << tag << " message=\"" << Xml(message) << "\" type=\"" << v << "\">" << Xml(c.detail) << "</"
+          << tag << ">\n";
     }
     out << "    </testcase>\n";
   }

@@ -26,7 +26,8 @@ std::string Pct(double v) {
 void MarkdownReporter::Write(const RunReport& r, std::ostream& out) const {
   int accepted = 0;
   for (const auto& c : r.cases) accepted += c.verdict == Verdict::kAccepted;
-  out << "### `" << Basename(r.submission_path) << "`: " << VerdictShort(r.verdict) << " (" << VerdictLong(r.verdict) << ")\n\n";
+  out << "### `" << Basename(r.submission_path) << "`: " << VerdictShort(r.verdict) << " (" << VerdictLong(r.verdict)
+      << ")\n\n";
   out << accepted << "/" << r.cases.size() << " cases accepted";
   if (r.device) out << " on " << r.device->name;
   out << ", judged in " << FormatMs(r.seconds * 1e3) << ".";
@@ -39,7 +40,8 @@ void MarkdownReporter::Write(const RunReport& r, std::ostream& out) const {
   bool header = false;
   for (const auto& c : r.cases) {
     if (c.kind != CaseKind::kPerformance || !c.event.count) continue;
-    if (!header) out << "| performance case | size | verdict | median | GB/s | % of ceiling |\n|---|---|---|---:|---:|---:|\n";
+    if (!header)
+      out << "| performance case | size | verdict | median | GB/s | % of ceiling |\n|---|---|---|---:|---:|---:|\n";
     header = true;
     out << "| " << c.name << " | " << FormatScalars(c.scalars) << " | " << VerdictShort(c.verdict) << " | "
         << FormatMs(c.FigureMs()) << " | " << int(c.gbps + 0.5) << " | "
@@ -52,7 +54,8 @@ void MarkdownReporter::Write(const RunReport& r, std::ostream& out) const {
     header = true;
     std::string why = c.detail;
     for (const auto& f : c.flags) why += (why.empty() ? "flagged: " : "; flagged: ") + f;
-    out << "| " << c.name << " | " << FormatScalars(c.scalars) << " | " << VerdictShort(c.verdict) << " | " << Cell(why) << " |\n";
+    out << "| " << c.name << " | " << FormatScalars(c.scalars) << " | " << VerdictShort(c.verdict) << " | " << Cell(why)
+        << " |\n";
   }
   for (const auto& w : r.warnings) out << "\n> warning: " << Cell(w) << "\n";
 }

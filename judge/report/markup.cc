@@ -18,8 +18,10 @@ std::string EscapeXml(const std::string& s) {
       case '"': out += "&quot;"; break;
       case '\'': out += "&apos;"; break;
       default:
-        if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') out += "?";
-        else out += char(c);
+        if (c < 0x20 && c != '\n' && c != '\t' && c != '\r')
+          out += "?";
+        else
+          out += char(c);
     }
   }
   return out;
@@ -37,7 +39,8 @@ std::string Num(double v) {
 
 std::string RenderBarChart(const BarChart& c) {
   const double label_w = 290, plot_w = 430, text_w = 150, row_h = 22, top = 44, bottom = 34;
-  const double width = label_w + plot_w + text_w, height = top + row_h * double(std::max<size_t>(c.bars.size(), 1)) + bottom;
+  const double width = label_w + plot_w + text_w,
+               height = top + row_h * double(std::max<size_t>(c.bars.size(), 1)) + bottom;
   double hi = c.reference, lo = 0;
   for (const auto& b : c.bars) hi = std::max(hi, b.value);
   if (c.log_scale) {
@@ -53,8 +56,9 @@ std::string RenderBarChart(const BarChart& c) {
     return label_w + plot_w * std::clamp(f, 0.0, 1.0);
   };
   std::ostringstream o;
-  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" << Num(width) << "\" height=\"" << Num(height)
-    << "\" viewBox=\"0 0 " << Num(width) << " " << Num(height) << "\" role=\"img\" aria-label=\"" << EscapeXml(c.title) << "\">\n";
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" << Num(width) << "\" height=\""
+    << Num(height) << "\" viewBox=\"0 0 " << Num(width) << " " << Num(height) << "\" role=\"img\" aria-label=\""
+    << EscapeXml(c.title) << "\">\n";
   o << "<text class=\"title\" x=\"4\" y=\"16\">" << EscapeXml(c.title) << "</text>\n";
   for (size_t i = 0; i < c.bars.size(); ++i) {
     const Bar& b = c.bars[i];
@@ -62,18 +66,21 @@ std::string RenderBarChart(const BarChart& c) {
     std::string label = b.label.size() > 46 ? "..." + b.label.substr(b.label.size() - 43) : b.label;
     o << "<text class=\"label\" x=\"" << Num(label_w - 6) << "\" y=\"" << Num(y + 15) << "\" text-anchor=\"end\">"
       << EscapeXml(label) << "</text>";
-    o << "<rect class=\"" << EscapeXml(b.css_class.empty() ? "bar" : b.css_class) << "\" x=\"" << Num(label_w) << "\" y=\""
-      << Num(y + 3) << "\" width=\"" << Num(x(b.value) - label_w) << "\" height=\"" << Num(row_h - 6) << "\"/>";
-    o << "<text class=\"value\" x=\"" << Num(x(b.value) + 4) << "\" y=\"" << Num(y + 15) << "\">" << EscapeXml(b.text) << "</text>\n";
+    o << "<rect class=\"" << EscapeXml(b.css_class.empty() ? "bar" : b.css_class) << "\" x=\"" << Num(label_w)
+      << "\" y=\"" << Num(y + 3) << "\" width=\"" << Num(x(b.value) - label_w) << "\" height=\"" << Num(row_h - 6)
+      << "\"/>";
+    o << "<text class=\"value\" x=\"" << Num(x(b.value) + 4) << "\" y=\"" << Num(y + 15) << "\">" << EscapeXml(b.text)
+      << "</text>\n";
   }
   double axis_y = top + row_h * double(c.bars.size());
-  o << "<line class=\"axis\" x1=\"" << Num(label_w) << "\" y1=\"" << Num(top) << "\" x2=\"" << Num(label_w) << "\" y2=\"" << Num(axis_y) << "\"/>\n";
-  o << "<text class=\"axis\" x=\"" << Num(label_w + plot_w) << "\" y=\"" << Num(axis_y + 22) << "\" text-anchor=\"end\">"
-    << EscapeXml(c.axis + (c.log_scale ? " (log scale)" : "")) << "</text>\n";
+  o << "<line class=\"axis\" x1=\"" << Num(label_w) << "\" y1=\"" << Num(top) << "\" x2=\"" << Num(label_w)
+    << "\" y2=\"" << Num(axis_y) << "\"/>\n";
+  o << "<text class=\"axis\" x=\"" << Num(label_w + plot_w) << "\" y=\"" << Num(axis_y + 22)
+    << "\" text-anchor=\"end\">" << EscapeXml(c.axis + (c.log_scale ? " (log scale)" : "")) << "</text>\n";
   if (c.reference > 0) {
     double rx = x(c.reference);
-    o << "<line class=\"reference\" x1=\"" << Num(rx) << "\" y1=\"" << Num(top - 6) << "\" x2=\"" << Num(rx) << "\" y2=\""
-      << Num(axis_y) << "\"/>";
+    o << "<line class=\"reference\" x1=\"" << Num(rx) << "\" y1=\"" << Num(top - 6) << "\" x2=\"" << Num(rx)
+      << "\" y2=\"" << Num(axis_y) << "\"/>";
     o << "<text class=\"reference\" x=\"" << Num(rx) << "\" y=\"" << Num(top - 10) << "\" text-anchor=\"middle\">"
       << EscapeXml(c.reference_label) << "</text>\n";
   }
@@ -96,17 +103,21 @@ std::string GbpsText(double gbps) {
 std::string HtmlPage(const std::string& title, const std::string& body) {
   return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + EscapeXml(title) +
          "</title>\n<style>\n"
-         "body{font-family:system-ui,-apple-system,'DejaVu Sans',sans-serif;margin:24px;color:#1b1f24;max-width:1100px}\n"
+         "body{font-family:system-ui,-apple-system,'DejaVu "
+         "Sans',sans-serif;margin:24px;color:#1b1f24;max-width:1100px}\n"
          "h1{font-size:22px;margin-bottom:4px} h2{font-size:17px;margin-top:28px} .muted{color:#57606a}\n"
-         "table{border-collapse:collapse;font-size:13px;margin:8px 0} th,td{border-bottom:1px solid #d0d7de;padding:3px 8px;text-align:left}\n"
+         "table{border-collapse:collapse;font-size:13px;margin:8px 0} th,td{border-bottom:1px solid "
+         "#d0d7de;padding:3px 8px;text-align:left}\n"
          "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}\n"
-         ".v-AC{color:#1a7f37;font-weight:600} .v-bad{color:#cf222e;font-weight:600} .v-IE,.v-NR{color:#9a6700;font-weight:600}\n"
+         ".v-AC{color:#1a7f37;font-weight:600} .v-bad{color:#cf222e;font-weight:600} "
+         ".v-IE,.v-NR{color:#9a6700;font-weight:600}\n"
          "svg.chart{display:block;margin:12px 0;font-size:12px} svg .title{font-weight:600;font-size:13px}\n"
          "svg rect.bar{fill:#0969da} svg rect.bar.bad{fill:#cf222e} svg rect.bar.flagged{fill:#bf8700}\n"
          "svg line.axis{stroke:#57606a} svg line.reference{stroke:#cf222e;stroke-dasharray:5 3;stroke-width:1.5}\n"
          "svg text.reference{fill:#cf222e} svg text.axis{fill:#57606a}\n"
          "pre{background:#f6f8fa;padding:8px;overflow-x:auto;font-size:12px}\n"
-         "</style>\n</head>\n<body>\n" + body + "</body>\n</html>\n";
+         "</style>\n</head>\n<body>\n" +
+         body + "</body>\n</html>\n";
 }
 
 }  // namespace judge

@@ -21,9 +21,9 @@ struct Bar {
 
 struct BarChart {
   std::string title;
-  std::string axis;            // "GB/s"
+  std::string axis;  // "GB/s"
   std::vector<Bar> bars;
-  double reference = 0;        // a dashed vertical line (0: none)
+  double reference = 0;  // a dashed vertical line (0: none)
   std::string reference_label;
   bool log_scale = false;
 };

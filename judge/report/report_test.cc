@@ -95,11 +95,13 @@ TEST(TextReport, CompileErrorShowsTheDiagnostics) {
 TEST(TextReport, NamesTheLayersOfBothSandboxes) {
   RunReport r = Sample();
   r.protections = {{"seccomp", true, "kills the worker on exec"}};
-  r.build.sandbox = {{"rlimits", true, "CPU 180 s"}, {"network_namespace", false, "unshare: EPERM"}, {"landlock", true, "ABI 7"}};
+  r.build.sandbox = {
+      {"rlimits", true, "CPU 180 s"}, {"network_namespace", false, "unshare: EPERM"}, {"landlock", true, "ABI 7"}};
   std::ostringstream out;
   TextReporter().Write(r, out);
   EXPECT_NE(out.str().find("sandbox: seccomp\n"), std::string::npos) << out.str();
-  EXPECT_NE(out.str().find("build sandbox: rlimits network_namespace (OFF) landlock\n"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("build sandbox: rlimits network_namespace (OFF) landlock\n"), std::string::npos)
+      << out.str();
 }
 
 TEST(Multiplex, WritesEveryFormat) {
@@ -132,22 +134,25 @@ TEST(JunitReport, ValidatesAgainstTheSchemaAndCountsFailures) {
   EXPECT_NE(s.find("crash &lt;&amp;&gt; &quot;quoted&quot;"), std::string::npos) << s;
   std::string path = std::string(::testing::TempDir()) + "judge-junit.xml";
   std::ofstream(path) << s;
-  std::string cmd = "xmllint --noout --schema " + std::string(JUDGE_SOURCE_DIR) + "/tests/schemas/junit.xsd " + path + " 2>&1";
+  std::string cmd =
+      "xmllint --noout --schema " + std::string(JUDGE_SOURCE_DIR) + "/tests/schemas/junit.xsd " + path + " 2>&1";
   ASSERT_EQ(std::system("command -v xmllint >/dev/null"), 0) << "xmllint is installed by scripts/install-deps.sh";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
 }
 
 TEST(GradescopeReport, HasTheSpecFieldsAndOnlyAcceptedPerformanceOnTheLeaderboard) {
   RunReport r = Sample();
-  Json g = GradescopeResults(r);  // the default policy: 80 points over the cases, 20 for speed
+  Json g = GradescopeResults(r);                   // the default policy: 80 points over the cases, 20 for speed
   EXPECT_DOUBLE_EQ(g["score"].get<double>(), 40);  // one of two cases; no speed points with a WA
   EXPECT_DOUBLE_EQ(g["max_score"].get<double>(), 100);
-  for (const char* key : {"execution_time", "output", "visibility", "tests", "leaderboard"}) EXPECT_TRUE(g.contains(key)) << key;
+  for (const char* key : {"execution_time", "output", "visibility", "tests", "leaderboard"})
+    EXPECT_TRUE(g.contains(key)) << key;
   ASSERT_EQ(g["tests"].size(), 3u);  // two cases and "performance"
   EXPECT_EQ(g["tests"][2]["name"], "performance");
   EXPECT_DOUBLE_EQ(g["tests"][2]["max_score"].get<double>(), 20);
   for (const auto& t : g["tests"]) {
-    for (const char* key : {"name", "score", "max_score", "status", "output", "visibility"}) EXPECT_TRUE(t.contains(key)) << key;
+    for (const char* key : {"name", "score", "max_score", "status", "output", "visibility"})
+      EXPECT_TRUE(t.contains(key)) << key;
     EXPECT_TRUE(t["status"] == "passed" || t["status"] == "failed");
   }
   EXPECT_EQ(g["tests"][1]["status"], "failed");

@@ -37,9 +37,12 @@ void ReporterMultiplex::Write(const RunReport& report) const {
 std::string FormatMs(double ms) {
   char buf[32];
   if (ms <= 0) return "-";
-  if (ms < 1) std::snprintf(buf, sizeof buf, "%.2f us", ms * 1e3);
-  else if (ms < 1000) std::snprintf(buf, sizeof buf, "%.2f ms", ms);
-  else std::snprintf(buf, sizeof buf, "%.2f s", ms / 1e3);
+  if (ms < 1)
+    std::snprintf(buf, sizeof buf, "%.2f us", ms * 1e3);
+  else if (ms < 1000)
+    std::snprintf(buf, sizeof buf, "%.2f ms", ms);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f s", ms / 1e3);
   return buf;
 }
 

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "judge/grade/grading_policy.h"
 #include "judge/core/run_report.h"
+#include "judge/grade/grading_policy.h"
 #include "judge/util/json_fields.h"
 
 namespace judge {
@@ -99,8 +99,8 @@ class ReporterMultiplex {
 };
 
 // Human-readable quantities shared by the text formats.
-std::string FormatMs(double ms);          // "19.62 us", "7.40 ms", "2.80 s"
-std::string FormatCount(int64_t n);       // "4,194,304"
+std::string FormatMs(double ms);                   // "19.62 us", "7.40 ms", "2.80 s"
+std::string FormatCount(int64_t n);                // "4,194,304"
 std::string FormatScalars(const ScalarValues& s);  // "N=4,194,304"
 
 }  // namespace judge

@@ -11,8 +11,10 @@ namespace {
 std::string Pct(double used) {
   if (!std::isfinite(used)) return "NaN/Inf";
   char buf[32];
-  if (used >= 100) std::snprintf(buf, sizeof buf, "%.3g x", used);  // far over: say how many times
-  else std::snprintf(buf, sizeof buf, "%.1f%%", used * 100);
+  if (used >= 100)
+    std::snprintf(buf, sizeof buf, "%.3g x", used);  // far over: say how many times
+  else
+    std::snprintf(buf, sizeof buf, "%.1f%%", used * 100);
   return buf;
 }
 
@@ -34,8 +36,10 @@ std::string Row(const std::vector<std::string>& cols, const std::vector<int>& wi
   for (size_t i = 0; i < cols.size(); ++i) {
     std::string c = cols[i];
     int w = widths[i];
-    if (w < 0) c = std::string(size_t(std::max(0, -w - int(c.size()))), ' ') + c;  // right-aligned
-    else c += std::string(size_t(std::max(0, w - int(c.size()))), ' ');
+    if (w < 0)
+      c = std::string(size_t(std::max(0, -w - int(c.size()))), ' ') + c;  // right-aligned
+    else
+      c += std::string(size_t(std::max(0, w - int(c.size()))), ' ');
     line += (i ? "  " : "") + c;
   }
   while (!line.empty() && line.back() == ' ') line.pop_back();
@@ -80,9 +84,10 @@ void WriteTable(const RunReport& r, std::ostream& out, bool color) {
   for (const auto& c : r.cases) {
     std::string used = c.check ? Pct(c.check->tolerance_used) : "-";
     std::string verdict = std::string(VerdictShort(c.verdict));
-    std::string row = Row({std::to_string(++i), c.name, std::string(CaseKindName(c.kind)), FormatScalars(c.scalars),
-                           verdict, used, FormatMs(c.FigureMs()), Gbps(c.gbps),
-                           c.event.count ? std::to_string(c.event.count) : "-"}, w);
+    std::string row =
+        Row({std::to_string(++i), c.name, std::string(CaseKindName(c.kind)), FormatScalars(c.scalars), verdict, used,
+             FormatMs(c.FigureMs()), Gbps(c.gbps), c.event.count ? std::to_string(c.event.count) : "-"},
+            w);
     if (color) {
       size_t at = row.find("  " + verdict + " ");
       if (at != std::string::npos) row.replace(at + 2, verdict.size(), Paint(verdict, c.verdict, true));
@@ -114,18 +119,20 @@ void WriteMeasurement(const RunReport& r, std::ostream& out) {
     if (c.kind != CaseKind::kPerformance || !c.event.count) continue;
     if (!any) {
       out << "\nmeasurement (performance cases; cold = L2 evicted by a " << r.flush_mode << " flush before every call";
-      if (c.window_correction_ms > 0) out << "; times net of the " << FormatMs(c.window_correction_ms) << " an empty event window takes";
+      if (c.window_correction_ms > 0)
+        out << "; times net of the " << FormatMs(c.window_correction_ms) << " an empty event window takes";
       out << "):\n";
     }
     any = true;
     char line[256];
-    std::snprintf(line, sizeof line, "  %s: cold median %s, IQR %s..%s, min %s, %d samples, noise %.2f%%", c.name.c_str(),
-                  FormatMs(c.event.median).c_str(), FormatMs(c.event.q1).c_str(), FormatMs(c.event.q3).c_str(),
-                  FormatMs(c.event.min).c_str(), c.event.count, 100 * c.event.noise);
+    std::snprintf(line, sizeof line, "  %s: cold median %s, IQR %s..%s, min %s, %d samples, noise %.2f%%",
+                  c.name.c_str(), FormatMs(c.event.median).c_str(), FormatMs(c.event.q1).c_str(),
+                  FormatMs(c.event.q3).c_str(), FormatMs(c.event.min).c_str(), c.event.count, 100 * c.event.noise);
     out << line;
     if (c.sm_clock_mhz > 0) out << ", SM clock " << int(c.sm_clock_mhz) << " MHz";
     if (c.throttled_discarded) out << ", " << c.throttled_discarded << " throttled sample(s) discarded";
-    if (c.hot.count) out << "; hot (L2 not flushed) median " << FormatMs(c.hot.median) << " over " << c.hot.count << " samples";
+    if (c.hot.count)
+      out << "; hot (L2 not flushed) median " << FormatMs(c.hot.median) << " over " << c.hot.count << " samples";
     out << "\n";
   }
 }
@@ -136,8 +143,10 @@ void WriteDetails(const RunReport& r, std::ostream& out) {
     if (c.verdict == Verdict::kAccepted || c.detail.empty()) continue;
     if (!any) out << "\nwhat went wrong:\n";
     any = true;
-    out << "  " << c.name << ": " << VerdictShort(c.verdict) << " (" << VerdictLong(c.verdict) << ") - " << c.detail << "\n";
-    if (!c.worker_stderr.empty()) out << "    stderr: " << c.worker_stderr.substr(0, 400) << (c.worker_stderr.size() > 400 ? "..." : "") << "\n";
+    out << "  " << c.name << ": " << VerdictShort(c.verdict) << " (" << VerdictLong(c.verdict) << ") - " << c.detail
+        << "\n";
+    if (!c.worker_stderr.empty())
+      out << "    stderr: " << c.worker_stderr.substr(0, 400) << (c.worker_stderr.size() > 400 ? "..." : "") << "\n";
   }
 }
 
@@ -167,7 +176,8 @@ void WriteSummary(const RunReport& r, std::ostream& out, bool color) {
         << Gbps(p->gbps) << " GB/s, noise " << noise;
     if (r.ceiling_gbps > 0) {
       char pct[64];
-      std::snprintf(pct, sizeof pct, " (%.0f%% of the %.0f GB/s ceiling)", 100 * p->gbps / r.ceiling_gbps, r.ceiling_gbps);
+      std::snprintf(pct, sizeof pct, " (%.0f%% of the %.0f GB/s ceiling)", 100 * p->gbps / r.ceiling_gbps,
+                    r.ceiling_gbps);
       out << pct;
     }
   }

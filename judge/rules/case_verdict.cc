@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "judge/rules/case_verdict.h"
 
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <map>
 
 #include "judge/util/subprocess.h"
@@ -47,8 +47,7 @@ Failure WorkerEnded(const WorkerEvent& ev, const std::string& when, const Limits
       if (ev.signal) return {Verdict::kRuntimeError, "killed by " + DescribeSignal(ev.signal) + " " + when};
       return {Verdict::kRuntimeError, "the process exited with code " + std::to_string(ev.exit_code) + " " + when +
                                           " (exit() or abort() in the submission?)"};
-    case Kind::kInterrupted:
-      return {Verdict::kNotRun, "interrupted " + when};
+    case Kind::kInterrupted: return {Verdict::kNotRun, "interrupted " + when};
     case Kind::kOutputLimit:
       return {Verdict::kOutputLimit, "printed more than " + std::to_string(int(limits.output_kb)) +
                                          " KiB on stdout/stderr " + when +
@@ -57,8 +56,7 @@ Failure WorkerEnded(const WorkerEvent& ev, const std::string& when, const Limits
       return {Verdict::kMemoryLimit,
               "used more than " + std::to_string(int(limits.host_memory_mb)) + " MiB of host memory " + when};
     case Kind::kTimeout:
-    case Kind::kFrame:
-      break;
+    case Kind::kFrame: break;
   }
   return {Verdict::kInternalError, "unexpected worker event " + when};
 }
@@ -73,10 +71,8 @@ Failure TimedOut(bool in_call, int call, double setup_limit_seconds, double call
 
 Failure Faulted(const FaultMessage& fault, int calls_done) {
   switch (fault.phase) {
-    case FaultPhase::kInit:
-      return {Verdict::kInternalError, "device: " + fault.message};
-    case FaultPhase::kLoad:
-      return {Verdict::kCompileError, "the library cannot be loaded: " + fault.message};
+    case FaultPhase::kInit: return {Verdict::kInternalError, "device: " + fault.message};
+    case FaultPhase::kLoad: return {Verdict::kCompileError, "the library cannot be loaded: " + fault.message};
     case FaultPhase::kSolve: {
       std::string call = " (call " + std::to_string(calls_done + 1) + ")";
       if (fault.cause == FaultCause::kDeviceMemory)
@@ -84,10 +80,10 @@ Failure Faulted(const FaultMessage& fault, int calls_done) {
       return {Verdict::kRuntimeError, fault.message + call};
     }
     case FaultPhase::kSetup:
-    case FaultPhase::kProtocol:
-      break;
+    case FaultPhase::kProtocol: break;
   }
-  return {Verdict::kInternalError, "worker fault during " + std::string(FaultPhaseName(fault.phase)) + ": " + fault.message};
+  return {Verdict::kInternalError,
+          "worker fault during " + std::string(FaultPhaseName(fault.phase)) + ": " + fault.message};
 }
 
 Failure Unexpected(MessageKind got, const std::string& while_doing) {
@@ -130,11 +126,15 @@ OutputJudgement JudgeOutputs(const Problem& problem, const std::vector<ExpectedO
     std::string bytes = outputs.substr(i * per_call, per_call);
     auto [check, buffer] = CheckCall(problem, expected[size_t(call.variant)], bytes);
     ++j.calls_checked;
-    if (index == 0) j.check = check;
-    else if (!j.timed_check || check.tolerance_used > j.timed_check->tolerance_used) j.timed_check = check;
+    if (index == 0)
+      j.check = check;
+    else if (!j.timed_check || check.tolerance_used > j.timed_check->tolerance_used)
+      j.timed_check = check;
     auto [it, inserted] = first_output_of_variant.emplace(call.variant, bytes);
-    if (!inserted && it->second != bytes) j.deterministic = false;
-    else if (!inserted && !j.deterministic.has_value()) j.deterministic = true;
+    if (!inserted && it->second != bytes)
+      j.deterministic = false;
+    else if (!inserted && !j.deterministic.has_value())
+      j.deterministic = true;
     if (check.passed || j.verdict != Verdict::kAccepted) continue;
     j.verdict = Verdict::kWrongAnswer;
     std::string what = AllPoison(bytes) ? "solve() did not write " + buffer + " (it still holds the judge's NaN poison)"
@@ -162,9 +162,10 @@ OutputJudgement JudgeOutputs(const Problem& problem, const std::vector<ExpectedO
 bool ExplainWithZeroGuard(const Problem& problem, const std::optional<CheckResult>& rerun, OutputJudgement* j) {
   if (rerun && rerun->passed) {
     j->verdict = Verdict::kMemoryViolation;
-    j->detail = "solve() reads past the end of its input: the answer was right when the memory after the input held "
-                "zeros, and wrong when it held NaN (" +
-                j->detail + "); check the bounds (idx < N)";
+    j->detail =
+        "solve() reads past the end of its input: the answer was right when the memory after the input held "
+        "zeros, and wrong when it held NaN (" +
+        j->detail + "); check the bounds (idx < N)";
     return true;
   }
   if (rerun && std::isfinite(rerun->got) && j->check && !std::isfinite(j->check->got)) {
@@ -181,8 +182,9 @@ bool ExplainWithZeroGuard(const Problem& problem, const std::optional<CheckResul
 
 void ExplainWithZeroOutputs(const std::optional<CheckResult>& rerun, OutputJudgement* j) {
   if (rerun && rerun->passed)
-    j->detail += ". It passes only when the output starts at zero: solve() accumulates into output without "
-                 "clearing it first; add cudaMemset(output, 0, sizeof(float)) before the kernel";
+    j->detail +=
+        ". It passes only when the output starts at zero: solve() accumulates into output without "
+        "clearing it first; add cudaMemset(output, 0, sizeof(float)) before the kernel";
 }
 
 }  // namespace judge

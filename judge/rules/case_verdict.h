@@ -47,7 +47,7 @@ struct OutputJudgement {
   std::optional<CheckResult> check;        // the first (untimed) call
   std::optional<CheckResult> timed_check;  // the worst later call
   int calls_checked = 0;
-  std::optional<bool> deterministic;       // the same input always gave bitwise the same output
+  std::optional<bool> deterministic;  // the same input always gave bitwise the same output
   // A wrong first call without a memory violation: diagnostic reruns may say why (Explain* below).
   bool diagnose = false;
 };

@@ -27,9 +27,11 @@ TEST(CaseVerdict, FaultsAreBlamedByWhereTheyHappened) {
            {FaultPhase::kInit, FaultCause::kOther, Verdict::kInternalError, "device: boom"},
            {FaultPhase::kLoad, FaultCause::kOther, Verdict::kCompileError, "cannot be loaded: boom"},
            {FaultPhase::kSetup, FaultCause::kOther, Verdict::kInternalError, "during setup: boom"},
-           {FaultPhase::kSetup, FaultCause::kDeviceMemory, Verdict::kInternalError, "during setup"},  // the judge's allocation
+           {FaultPhase::kSetup, FaultCause::kDeviceMemory, Verdict::kInternalError,
+            "during setup"},  // the judge's allocation
            {FaultPhase::kSolve, FaultCause::kOther, Verdict::kRuntimeError, "boom (call 3)"},
-           {FaultPhase::kSolve, FaultCause::kDeviceMemory, Verdict::kMemoryLimit, "device memory exhausted: boom (call 3)"},
+           {FaultPhase::kSolve, FaultCause::kDeviceMemory, Verdict::kMemoryLimit,
+            "device memory exhausted: boom (call 3)"},
            {FaultPhase::kProtocol, FaultCause::kOther, Verdict::kInternalError, "during protocol"},
        }) {
     Failure f = Faulted(FaultMessage{r.phase, r.cause, "boom"}, 2);
@@ -119,8 +121,8 @@ TEST_F(JudgeOutputsTest, TableOfOutputs) {
            {"right on every variant", Report({{CallKind::kCheck, 0}, {CallKind::kTimed, 1}}), Floats({100, 200}),
             Verdict::kAccepted, "", false},
            {"wrong first call", Report({{CallKind::kCheck, 0}}), Floats({99}), Verdict::kWrongAnswer, "expected", true},
-           {"output never written", Report({{CallKind::kCheck, 0}}), poison, Verdict::kWrongAnswer, "did not write output",
-            true},
+           {"output never written", Report({{CallKind::kCheck, 0}}), poison, Verdict::kWrongAnswer,
+            "did not write output", true},
            {"a later call returns the previous variant's answer",
             Report({{CallKind::kCheck, 0}, {CallKind::kTimed, 1}}), Floats({100, 100}), Verdict::kWrongAnswer,
             "must not be cached", false},
@@ -181,10 +183,15 @@ TEST(RunVerdict, WhenARunStopsEarlyAndWhatTheRestGets) {
            {"nothing run yet", {{}, 0, false}, std::nullopt},
            {"two timeouts", {{V::kAccepted, V::kTimeLimit, V::kTimeLimit}, 10, false}, std::nullopt},
            {"three timeouts in a row", {{V::kTimeLimit, V::kTimeLimit, V::kTimeLimit}, 10, false}, V::kTimeLimit},
-           {"three, not in a row", {{V::kTimeLimit, V::kTimeLimit, V::kAccepted, V::kTimeLimit}, 10, false}, std::nullopt},
-           {"three crashes in a row", {{V::kAccepted, V::kRuntimeError, V::kRuntimeError, V::kRuntimeError}, 10, false},
+           {"three, not in a row",
+            {{V::kTimeLimit, V::kTimeLimit, V::kAccepted, V::kTimeLimit}, 10, false},
+            std::nullopt},
+           {"three crashes in a row",
+            {{V::kAccepted, V::kRuntimeError, V::kRuntimeError, V::kRuntimeError}, 10, false},
             V::kNotRun},
-           {"two crashes and a timeout", {{V::kRuntimeError, V::kRuntimeError, V::kTimeLimit}, 10, false}, std::nullopt},
+           {"two crashes and a timeout",
+            {{V::kRuntimeError, V::kRuntimeError, V::kTimeLimit}, 10, false},
+            std::nullopt},
            {"over the run's budget", {{V::kAccepted}, 901, false}, V::kNotRun},
            {"interrupted", {{V::kAccepted}, 10, true}, V::kNotRun},
        }) {
@@ -216,8 +223,12 @@ TEST(CaseTiming, TableOfCalls) {
   TimingContext bounded{0, false, 1.0, "a test bound"};
   TimingContext sanitizer{0, true, 0, ""};
   for (const Row& r : std::vector<Row>{
-           {"warm-ups are not samples", Calls({{K::kCheck, 0, 1.0, 1.1}, {K::kWarmup, 1, 0.5, 0.6}, {K::kTimed, 0, 0.2, 0.3},
-                                               {K::kTimed, 1, 0.4, 0.5}, {K::kTimed, 2, 0.3, 0.4}}),
+           {"warm-ups are not samples",
+            Calls({{K::kCheck, 0, 1.0, 1.1},
+                   {K::kWarmup, 1, 0.5, 0.6},
+                   {K::kTimed, 0, 0.2, 0.3},
+                   {K::kTimed, 1, 0.4, 0.5},
+                   {K::kTimed, 2, 0.3, 0.4}}),
             plain, 3, 0.3, 0, ""},
            {"the empty window is subtracted", Calls({{K::kTimed, 0, 0.012, 0.02}}), corrected, 1, 0.010, 0, ""},
            {"throttled samples go while steady ones exist",
@@ -230,8 +241,8 @@ TEST(CaseTiming, TableOfCalls) {
            {"work the events did not see is flagged",
             Calls({{K::kTimed, 0, 0.01, 5.0}, {K::kTimed, 0, 0.01, 5.0}, {K::kTimed, 0, 0.01, 5.0}}), plain, 3, 0.01, 0,
             "escaped the event window"},
-           {"faster than the memory can deliver is flagged", Calls({{K::kTimed, 0, 0.001, 0.002}}), bounded, 1, 0.001, 0,
-            "implausible"},
+           {"faster than the memory can deliver is flagged", Calls({{K::kTimed, 0, 0.001, 0.002}}), bounded, 1, 0.001,
+            0, "implausible"},
        }) {
     CaseResult result;
     result.min_bytes = 400 << 20;
@@ -249,8 +260,9 @@ TEST(CaseTiming, TableOfCalls) {
 TEST(CaseTiming, TheRankedFigureIsTheHonestMedianAndSamplesKeepTheirProcess) {
   CaseResult result;
   result.min_bytes = 1'000'000;
-  SummarizeTiming(Calls({{CallKind::kTimed, 0, 0.1, 0.2}, {CallKind::kTimed, 1, 0.3, 0.4}, {CallKind::kTimed, 2, 0.2, 0.3}}),
-                  {0, 1, 1}, TimingContext{}, &result);
+  SummarizeTiming(
+      Calls({{CallKind::kTimed, 0, 0.1, 0.2}, {CallKind::kTimed, 1, 0.3, 0.4}, {CallKind::kTimed, 2, 0.2, 0.3}}),
+      {0, 1, 1}, TimingContext{}, &result);
   EXPECT_DOUBLE_EQ(result.audit.honest_median_ms, result.event.median);
   EXPECT_NEAR(result.gbps, 1'000'000 / 0.2e-3 / 1e9, 1e-9);
   ASSERT_EQ(result.samples.size(), 3u);

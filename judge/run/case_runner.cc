@@ -76,9 +76,9 @@ WorkerRecipe CaseRunner::Recipe() const {
   r.argv.insert(r.argv.end(), {config_.worker_program, "__worker"});
   r.env = {"LC_ALL=C"};
   if (config_.visible_device >= 0) r.env.push_back("CUDA_VISIBLE_DEVICES=" + VisibleDevice(config_.visible_device));
-  for (const char* key : {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_MODULE_LOADING",
-                          "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "CUDA_DEVICE_ORDER",
-                          "JUDGE_HOST_CLOCK_MHZ"})
+  for (const char* key :
+       {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "CUDA_MODULE_LOADING", "NVIDIA_VISIBLE_DEVICES",
+        "NVIDIA_DRIVER_CAPABILITIES", "CUDA_DEVICE_ORDER", "JUDGE_HOST_CLOCK_MHZ"})
     if (const char* v = std::getenv(key);
         v && !(config_.visible_device >= 0 && std::string(key) == "CUDA_VISIBLE_DEVICES"))
       r.env.push_back(std::string(key) + "=" + v);
@@ -93,7 +93,8 @@ WorkerRecipe CaseRunner::Recipe() const {
   policy.enabled = config_.sandbox;
   // compute-sanitizer injects its own library into the worker, which must reach the tool's front
   // end (outside any namespace, as root): its runs keep only the rlimits, and say so.
-  if (!config_.wrapper.empty()) policy.skip = {"network_namespace", "unprivileged", "no_new_privs", "landlock", "seccomp"};
+  if (!config_.wrapper.empty())
+    policy.skip = {"network_namespace", "unprivileged", "no_new_privs", "landlock", "seccomp"};
   for (const auto& layer : SandboxSkipFromEnvironment()) policy.skip.push_back(layer);
   r.init = InitMessage{config_.device_kind, config_.flush, policy};
   r.init_seconds = kInitSeconds * config_.time_scale;
@@ -142,9 +143,10 @@ std::optional<Failure> CaseRunner::Load() {
                   std::chrono::duration<double>(Clock::now() - start).count());
     return std::nullopt;
   }
-  Failure f = heard.event.kind == WorkerEvent::Kind::kTimeout
-                  ? Failure{Verdict::kTimeLimit, "while handling load (no answer in " + std::to_string(int(limit)) + " s)"}
-                  : NotHeard(heard, "while handling load", problem_.limits);
+  Failure f =
+      heard.event.kind == WorkerEvent::Kind::kTimeout
+          ? Failure{Verdict::kTimeLimit, "while handling load (no answer in " + std::to_string(int(limit)) + " s)"}
+          : NotHeard(heard, "while handling load", problem_.limits);
   load_failure_ = WhileLoading(f);
   session_.Kill();
   return load_failure_;
@@ -173,10 +175,10 @@ CaseRunner::Outcome CaseRunner::Request(const PreparedCase& c, const CaseRequest
     if (!heard.ok() && heard.event.kind == WorkerEvent::Kind::kTimeout)
       return fail(TimedOut(ready, calls + 1, timeout, limits.call_seconds));
     if (!heard.ok())
-      return fail(WorkerEnded(heard.event,
-                              ready ? "during call " + std::to_string(calls + 1) + " of solve()"
-                                    : "before the first call of solve()",
-                              limits));
+      return fail(WorkerEnded(
+          heard.event,
+          ready ? "during call " + std::to_string(calls + 1) + " of solve()" : "before the first call of solve()",
+          limits));
     if (auto* progress = std::get_if<ProgressMessage>(&*heard.message)) {
       ready = true;
       calls = progress->calls;
@@ -184,10 +186,10 @@ CaseRunner::Outcome CaseRunner::Request(const PreparedCase& c, const CaseRequest
     }
     if (auto* done = std::get_if<CaseDoneMessage>(&*heard.message)) {
       if (done->report.output_bytes_per_call != OutputBytesPerCall(request))
-        return fail({Verdict::kRuntimeError, "the worker returned " + std::to_string(done->report.output_bytes_per_call) +
-                                                 " output bytes per call, expected " +
-                                                 std::to_string(OutputBytesPerCall(request)) +
-                                                 " (result channel tampered with?)"});
+        return fail({Verdict::kRuntimeError,
+                     "the worker returned " + std::to_string(done->report.output_bytes_per_call) +
+                         " output bytes per call, expected " + std::to_string(OutputBytesPerCall(request)) +
+                         " (result channel tampered with?)"});
       out.report = std::move(done->report);
       out.outputs = std::move(done->outputs);
       return out;
@@ -247,10 +249,10 @@ void CaseRunner::TimeInMoreProcesses(const PreparedCase& c, const CaseRequest& r
 }
 
 void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome, CaseResult& result) {
-  SummarizeTiming(outcome.report, outcome.call_process,
-                  TimingContext{config_.window_correction_ms, config_.single_call, config_.plausible_gbps,
-                                config_.plausible_basis},
-                  &result);
+  SummarizeTiming(
+      outcome.report, outcome.call_process,
+      TimingContext{config_.window_correction_ms, config_.single_call, config_.plausible_gbps, config_.plausible_basis},
+      &result);
   OutputJudgement j = JudgeOutputs(problem_, c.expected, outcome.report, outcome.outputs);
   // A case that failed on its first call is run again in two diagnostic modes, to say why.
   if (j.diagnose) {

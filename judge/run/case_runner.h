@@ -24,19 +24,19 @@ namespace judge {
 struct CaseRunnerConfig {
   std::string worker_program;  // the judge executable; run as `worker_program __worker`
   DeviceKind device_kind = DeviceKind::kCuda;
-  std::string library_path;    // the built submission
+  std::string library_path;  // the built submission
   size_t output_cap_bytes = 64 * 1024;
   const std::atomic<bool>* interrupted = nullptr;  // set by SIGINT/SIGTERM
-  double plausible_gbps = 0;    // a result above this is implausible (0: unknown)
-  std::string plausible_basis;  // where that bound comes from, for the flag's text
+  double plausible_gbps = 0;                       // a result above this is implausible (0: unknown)
+  std::string plausible_basis;                     // where that bound comes from, for the flag's text
   bool sandbox = true;
-  std::vector<std::string> wrapper;  // runs the worker under this (compute-sanitizer ...)
-  bool single_call = false;          // one call per case, no timing (sanitizer runs)
-  double finish_grace_seconds = 2;   // how long a finished worker may take to exit
-  double time_scale = 1;             // multiplies the per-call and setup limits
-  bool hot = false;                  // performance cases also get hot (no flush) samples
+  std::vector<std::string> wrapper;    // runs the worker under this (compute-sanitizer ...)
+  bool single_call = false;            // one call per case, no timing (sanitizer runs)
+  double finish_grace_seconds = 2;     // how long a finished worker may take to exit
+  double time_scale = 1;               // multiplies the per-call and setup limits
+  bool hot = false;                    // performance cases also get hot (no flush) samples
   FlushMode flush = FlushMode::kRead;  // how the L2 is evicted before cold calls
-  double window_correction_ms = 0;   // subtracted from every timed call (DeviceInfo::empty_window_ms)
+  double window_correction_ms = 0;     // subtracted from every timed call (DeviceInfo::empty_window_ms)
   // Performance cases are timed in this many worker processes, one after another, and their samples
   // pooled: each process (CUDA context) has an offset of its own (+-1.5% at N = 4M on the H200).
   int timing_processes = 1;

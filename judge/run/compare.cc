@@ -14,8 +14,9 @@ Expected<double> TimeOnce(const RunOptions& base, const std::string& file, std::
   for (const auto& c : report->cases) {
     if (c.kind != CaseKind::kPerformance || (!case_name->empty() && c.name != *case_name)) continue;
     if (c.verdict != Verdict::kAccepted)
-      return MakeError(ErrorCode::kUsage, file + " is not accepted on " + c.name + " (" + std::string(VerdictShort(c.verdict)) +
-                                              ": " + c.detail + "); only correct submissions are compared");
+      return MakeError(ErrorCode::kUsage, file + " is not accepted on " + c.name + " (" +
+                                              std::string(VerdictShort(c.verdict)) + ": " + c.detail +
+                                              "); only correct submissions are compared");
     *case_name = c.name;
     return c.FigureMs();
   }

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "judge/run/run_pipeline.h"
 #include "judge/measure/ratio.h"
+#include "judge/run/run_pipeline.h"
 
 namespace judge {
 

@@ -11,7 +11,10 @@ namespace judge {
 void AddHiddenSizeCases(const Problem& problem, uint64_t run_secret, std::vector<Case>* cases) {
   const Param* scalar = nullptr;
   for (const Param& p : problem.params)
-    if (!p.is_buffer) { scalar = &p; break; }
+    if (!p.is_buffer) {
+      scalar = &p;
+      break;
+    }
   if (!scalar) return;
   std::vector<Case> twins;
   uint64_t draw = run_secret;
@@ -22,7 +25,8 @@ void AddHiddenSizeCases(const Problem& problem, uint64_t run_secret, std::vector
     if (!generated) continue;
     draw = draw * 6364136223846793005ULL + 1442695040888963407ULL;
     int64_t n = c.scalars.at(scalar->name);
-    int64_t twin_n = std::max<int64_t>(scalar->min, n - n / 100 - int64_t((draw >> 33) % uint64_t(std::max<int64_t>(1, n / 12))));
+    int64_t twin_n =
+        std::max<int64_t>(scalar->min, n - n / 100 - int64_t((draw >> 33) % uint64_t(std::max<int64_t>(1, n / 12))));
     Case twin = c;
     twin.name = c.name + std::string(kHiddenSuffix);
     twin.scalars[scalar->name] = twin_n;
@@ -44,8 +48,10 @@ std::optional<SkippedTwin> TwinNotNeeded(const Case& twin, const std::vector<Cas
       return SkippedTwin{i, "the official case was not accepted (" + std::string(VerdictShort(official.verdict)) + ")"};
     if (official.event.count == 1 && official.wall.max >= performance.budget_seconds * 1e3) {
       char buf[160];
-      std::snprintf(buf, sizeof buf, "its one call took %.2f s, over the %.2g s timing budget, where special-casing the size gains nothing",
-                    official.wall.max / 1e3, performance.budget_seconds);
+      std::snprintf(
+          buf, sizeof buf,
+          "its one call took %.2f s, over the %.2g s timing budget, where special-casing the size gains nothing",
+          official.wall.max / 1e3, performance.budget_seconds);
       return SkippedTwin{i, buf};
     }
     return std::nullopt;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "judge/problem/problem.h"
 #include "judge/core/run_report.h"
+#include "judge/problem/problem.h"
 #include "judge/testcase/testcase.h"
 
 namespace judge {

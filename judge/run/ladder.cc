@@ -99,13 +99,19 @@ Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std:
                            int(std::max(1u, std::thread::hardware_concurrency())));
   if (!pool) return pool.error();
   for (size_t i = 0; i < files.size(); ++i) {
-    if (base.interrupted && base.interrupted->load()) { (*pool)->Cancel(); break; }
+    if (base.interrupted && base.interrupted->load()) {
+      (*pool)->Cancel();
+      break;
+    }
     (*pool)->Wait(i);
     RunOptions o = shared;
     o.submission = files[i];
     if (o.on_stage) o.on_stage("grading " + files[i]);
     auto report = RunSubmission(o);
-    if (!report) { (*pool)->Cancel(); return report.error(); }
+    if (!report) {
+      (*pool)->Cancel();
+      return report.error();
+    }
     rungs.push_back({StemOf(files[i]), std::move(*report)});
   }
   return rungs;
@@ -138,14 +144,15 @@ void WriteLadderMarkdown(const std::vector<LadderRung>& rungs, std::ostream& out
     out << "- date: " << first->started_at << "\n- judge: " << first->judge_version << "\n";
     if (first->device && first->device->kind == DeviceKind::kCuda)
       out << "- device: " << first->device->name << " (sm_" << first->device->cc_major << first->device->cc_minor
-          << "), driver " << (first->device->driver_release.empty() ? "" : first->device->driver_release + " ") << "(CUDA "
-          << first->device->driver_version << "), runtime " << first->device->runtime_version << ", peak "
+          << "), driver " << (first->device->driver_release.empty() ? "" : first->device->driver_release + " ")
+          << "(CUDA " << first->device->driver_version << "), runtime " << first->device->runtime_version << ", peak "
           << Fixed(first->device->peak_bandwidth_gbps, "%.0f") << " GB/s from device attributes\n";
     else if (first->device)
       out << "- device: " << first->device->name << "\n";
     out << "- compiler: " << first->build.compiler << "\n";
     if (first->ceiling_gbps > 0)
-      out << "- ceiling: " << Fixed(first->ceiling_gbps, "%.0f") << " GB/s, a streaming read kernel on this GPU (" << first->ceiling_source << ")\n";
+      out << "- ceiling: " << Fixed(first->ceiling_gbps, "%.0f") << " GB/s, a streaming read kernel on this GPU ("
+          << first->ceiling_source << ")\n";
   }
   out << "- times: median of cold calls (L2 evicted by a read of twice its size before each), CUDA events";
   if (first && first->device && first->device->empty_window_ms > 0)

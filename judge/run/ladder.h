@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "judge/run/run_pipeline.h"
 #include "judge/core/run_report.h"
+#include "judge/run/run_pipeline.h"
 
 namespace judge {
 

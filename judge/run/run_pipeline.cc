@@ -5,24 +5,24 @@
 #include <chrono>
 #include <ctime>
 #include <deque>
+#include <filesystem>
 #include <functional>
 #include <future>
 #include <optional>
-#include <filesystem>
 
 #include <spdlog/spdlog.h>
 
 #include "judge/build/compile_cache.h"
 #include "judge/build/compiler.h"
 #include "judge/build/elf_symbols.h"
+#include "judge/check/case_preparation.h"
+#include "judge/check/reference.h"
 #include "judge/measure/ceiling_cache.h"
 #include "judge/problem/problem.h"
-#include "judge/check/reference.h"
-#include "judge/check/case_preparation.h"
-#include "judge/run/hidden_size.h"
-#include "judge/run/sanitize.h"
 #include "judge/rules/run_verdict.h"
 #include "judge/run/case_runner.h"
+#include "judge/run/hidden_size.h"
+#include "judge/run/sanitize.h"
 #include "judge/testcase/testcase.h"
 #include "judge/util/fs.h"
 #include "judge/util/sha256.h"
@@ -77,8 +77,10 @@ Status Build(const RunOptions& o, const Problem& problem, RunReport& report) {
     b.sandbox = built->sandbox;
     for (const auto& p : b.sandbox)
       if (!p.active) report.warnings.push_back("compile sandbox layer inactive: " + p.name + " (" + p.detail + ")");
-    if (auto* nvcc = dynamic_cast<NvccCompiler*>(compiler.get())) b.compiler = "nvcc " + nvcc->ReleaseVersion();
-    else b.compiler = compiler->Name();
+    if (auto* nvcc = dynamic_cast<NvccCompiler*>(compiler.get()))
+      b.compiler = "nvcc " + nvcc->ReleaseVersion();
+    else
+      b.compiler = compiler->Name();
     b.ok = built->ok;
     b.cache_hit = built->cache_hit;
     b.flags = built->flags;
@@ -88,12 +90,17 @@ Status Build(const RunOptions& o, const Problem& problem, RunReport& report) {
     b.library_path = built->library_path;
     b.cache_key = built->key;
     if (!b.ok) {
-      report.message = built->timed_out ? "compilation timed out" : "the submission does not compile (see the diagnostics above)";
+      report.message =
+          built->timed_out ? "compilation timed out" : "the submission does not compile (see the diagnostics above)";
       return Status::Ok();
     }
   }
   auto symbols = ReadExportedFunctions(b.library_path);
-  if (!symbols) { b.ok = false; b.log += symbols.error().message + "\n"; return Status::Ok(); }
+  if (!symbols) {
+    b.ok = false;
+    b.log += symbols.error().message + "\n";
+    return Status::Ok();
+  }
   EntryPointCheck entry = CheckEntryPoint(*symbols, problem.entry_point, problem.Declaration());
   if (!entry.found) {
     b.ok = false;
@@ -106,8 +113,12 @@ Status Build(const RunOptions& o, const Problem& problem, RunReport& report) {
 void FailAll(RunReport& report, const std::vector<Case>& cases, Verdict v, const std::string& detail) {
   for (const auto& c : cases) {
     CaseResult r;
-    r.name = c.name; r.kind = c.kind; r.scalars = c.scalars; r.note = c.note;
-    r.verdict = v; r.detail = detail;
+    r.name = c.name;
+    r.kind = c.kind;
+    r.scalars = c.scalars;
+    r.note = c.note;
+    r.verdict = v;
+    r.detail = detail;
     report.cases.push_back(r);
   }
 }
@@ -139,13 +150,15 @@ Expected<std::shared_ptr<const DeviceFacts>> Probe(const RunOptions& o) {
 Status ValidateSubmissionPath(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec))
-    return MakeError(ErrorCode::kUsage, "submission not found: " + path +
-                                            " (give the path of a .cu file, e.g. submissions/06_warp_unroll.cu, or a prebuilt .so)");
+    return MakeError(ErrorCode::kUsage,
+                     "submission not found: " + path +
+                         " (give the path of a .cu file, e.g. submissions/06_warp_unroll.cu, or a prebuilt .so)");
   if (fs::is_directory(path, ec))
     return MakeError(ErrorCode::kUsage, path + " is a directory; `judge run` takes one submission file");
   std::string ext = ExtensionOf(path);
   if (ext != ".cu" && ext != ".so" && ext != ".cc" && ext != ".cpp")
-    return MakeError(ErrorCode::kUsage, path + ": expected a .cu source (or .cc/.cpp for --device host, or a prebuilt .so)");
+    return MakeError(ErrorCode::kUsage,
+                     path + ": expected a .cu source (or .cc/.cpp for --device host, or a prebuilt .so)");
   return Status::Ok();
 }
 
@@ -204,7 +217,10 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
     auto prepared = prefetch.Take(i);
     double prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - prepare_start).count();
     for (size_t next = i + 1, started = 0; next < cases.size() && started < kPrepareAhead; ++next)
-      if (!skipped(next)) { prefetch.Start(next); ++started; }
+      if (!skipped(next)) {
+        prefetch.Start(next);
+        ++started;
+      }
     if (!prepared) {
       FailAll(report, {cases[i]}, Verdict::kInternalError, "the reference failed: " + prepared.error().message);
       result = report.cases.back();
@@ -400,7 +416,10 @@ Expected<BuildOnlyResult> BuildOnly(const std::string& source, DeviceKind device
   auto symbols = ReadExportedFunctions(r.library_path);
   if (!symbols) return symbols.error();
   EntryPointCheck entry = CheckEntryPoint(*symbols, entry_point, declaration);
-  if (!entry.found) { r.ok = false; r.log += "error: " + entry.message + "\n"; }
+  if (!entry.found) {
+    r.ok = false;
+    r.log += "error: " + entry.message + "\n";
+  }
   return r;
 }
 

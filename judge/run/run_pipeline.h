@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "judge/build/compile_pool.h"
-#include "judge/core/run_report.h"
 #include "judge/check/case_preparation.h"
+#include "judge/core/run_report.h"
 #include "judge/supervise/worker_ahead.h"
 #include "judge/util/expected.h"
 
@@ -28,28 +28,29 @@ struct DeviceFacts {
 struct RunOptions {
   std::string submission;
   std::string problem = "reduction";
-  std::string root;            // holds problems/ and testcases/
-  std::string testcases_dir;   // default: <root>/testcases/<problem>
+  std::string root;                       // holds problems/ and testcases/
+  std::string testcases_dir;              // default: <root>/testcases/<problem>
   std::vector<std::string> case_filters;  // substrings of case names or kinds; empty = all
   DeviceKind device = DeviceKind::kCuda;  // kHost: the test double
-  std::string arch;            // e.g. "sm_90"; default: the present GPU's
-  std::string cache_dir;       // empty: no cache
-  std::string worker_program;  // the judge executable
-  double call_timeout_seconds = 0;  // > 0 overrides the problem's per-call limit
-  double memory_limit_mb = 0;  // > 0 overrides the problem's host memory limit
+  std::string arch;                       // e.g. "sm_90"; default: the present GPU's
+  std::string cache_dir;                  // empty: no cache
+  std::string worker_program;             // the judge executable
+  double call_timeout_seconds = 0;        // > 0 overrides the problem's per-call limit
+  double memory_limit_mb = 0;             // > 0 overrides the problem's host memory limit
   bool sandbox = true;
-  bool hot = false;            // --hot: performance cases also timed without the L2 flush
+  bool hot = false;                 // --hot: performance cases also timed without the L2 flush
   std::string flush_mode = "read";  // --flush: read | write
-  int timing_processes = 1;    // --timing-processes: worker processes whose samples a performance case pools
-  std::vector<std::string> sanitize_tools;  // --sanitize: compute-sanitizer tools to run         // --no-sandbox turns the worker's confinement off (debugging only)
+  int timing_processes = 1;         // --timing-processes: worker processes whose samples a performance case pools
+  std::vector<std::string> sanitize_tools;  // --sanitize: compute-sanitizer tools to run         // --no-sandbox turns
+                                            // the worker's confinement off (debugging only)
   uint64_t run_secret = 0;
   // Shared by the runs of one ladder or comparison (same cases, same secret); null for one run.
-  std::shared_ptr<ExpectedMemo> memo;     // seeds the hidden input variants; never sent to the worker
+  std::shared_ptr<ExpectedMemo> memo;          // seeds the hidden input variants; never sent to the worker
   std::shared_ptr<WorkerAhead> workers_ahead;  // starts the next run's worker early; null: in line
   // Known from an earlier run of the same command: the device probe (a CUDA context) and the
   // ceiling lookup are skipped.
   std::shared_ptr<const DeviceFacts> known_device;
-  int gpu = -1;                // >= 0: the worker sees only this GPU (of those visible to the judge)
+  int gpu = -1;  // >= 0: the worker sees only this GPU (of those visible to the judge)
   const std::atomic<bool>* interrupted = nullptr;
   std::function<void(size_t index, size_t total, const CaseResult&)> on_case_done;
   std::function<void(const std::string&)> on_stage;  // "compiling", ...

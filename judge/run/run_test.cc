@@ -4,12 +4,12 @@
 #include <cmath>
 
 #include "judge/build/compile_cache.h"
-#include "judge/problem/problem.h"
 #include "judge/check/reference.h"
+#include "judge/problem/problem.h"
 
+#include "judge/check/case_preparation.h"
 #include "judge/measure/sample_stats.h"
 #include "judge/measure/timing_audit.h"
-#include "judge/check/case_preparation.h"
 #include "judge/run/hidden_size.h"
 #include "judge/run/sanitize.h"
 
@@ -18,8 +18,10 @@ namespace {
 
 TEST(SanitizerLog, ParsesRacecheckSummary) {
   std::string log =
-      "========= Warning: Race reported between Read access at reduceKernel(const float *, float *, int)+0x410 in 06_warp_unroll.cu:45\n"
-      "=========     and Write access at reduceKernel(const float *, float *, int)+0x430 in 06_warp_unroll.cu:45 [240 hazards]\n"
+      "========= Warning: Race reported between Read access at reduceKernel(const float *, float *, int)+0x410 in "
+      "06_warp_unroll.cu:45\n"
+      "=========     and Write access at reduceKernel(const float *, float *, int)+0x430 in 06_warp_unroll.cu:45 [240 "
+      "hazards]\n"
       "========= RACECHECK SUMMARY: 100 hazards displayed (0 errors, 110 warnings)\n";
   SanitizerResult r = ParseSanitizerLog("racecheck", log);
   EXPECT_TRUE(r.ran);
@@ -30,7 +32,8 @@ TEST(SanitizerLog, ParsesRacecheckSummary) {
 }
 
 TEST(SanitizerLog, ParsesErrorSummaryAndMissingOutput) {
-  SanitizerResult r = ParseSanitizerLog("memcheck", "========= Invalid __global__ read of size 4 bytes\n========= ERROR SUMMARY: 3 errors\n");
+  SanitizerResult r = ParseSanitizerLog(
+      "memcheck", "========= Invalid __global__ read of size 4 bytes\n========= ERROR SUMMARY: 3 errors\n");
   EXPECT_TRUE(r.ran);
   EXPECT_EQ(r.errors, 3);
   EXPECT_FALSE(ParseSanitizerLog("memcheck", "").ran);
@@ -85,7 +88,7 @@ TEST_F(CasePreparation, VariantsAndMemo) {
   auto first = PrepareCase(problem, c, reference, 42, 3, &memo);
   ASSERT_TRUE(first.ok()) << first.error().message;
   ASSERT_EQ(first->expected.size(), 3u);
-  EXPECT_NE(first->expected[0][0][0], first->expected[1][0][0]);  // variants have different sums
+  EXPECT_NE(first->expected[0][0][0], first->expected[1][0][0]);       // variants have different sums
   EXPECT_EQ(first->variant_inputs[0].at("input").generate->seed, 1u);  // variant 0 is the published data
   EXPECT_EQ(memo.size(), 3u);
   auto again = PrepareCase(problem, c, reference, 42, 3, &memo);
@@ -175,17 +178,18 @@ TEST(HiddenSize, TwinIsSkippedOnlyWhenTheOfficialTimeCannotRank) {
   official.wall = Summarize({0.2, 0.2, 0.2});
   std::vector<CaseResult> results = {other, official};
   EXPECT_FALSE(TwinNotNeeded(twin, results, perf));  // a fast, accepted official: the twin runs
-  results[1].event = Summarize({2700});               // one 2.7 s call: the serial kernel
+  results[1].event = Summarize({2700});              // one 2.7 s call: the serial kernel
   results[1].wall = Summarize({2710});
   auto skipped = TwinNotNeeded(twin, results, perf);
   ASSERT_TRUE(skipped);
   EXPECT_EQ(skipped->official, 1u);
   EXPECT_NE(skipped->why.find("2.71 s"), std::string::npos) << skipped->why;
   NoteSkippedTwin(*skipped, &results);
-  EXPECT_NE(results[1].detail.find("twin was not run: its one call took 2.71 s"), std::string::npos) << results[1].detail;
+  EXPECT_NE(results[1].detail.find("twin was not run: its one call took 2.71 s"), std::string::npos)
+      << results[1].detail;
   EXPECT_TRUE(results[0].detail.empty());
   results[1] = official;
-  results[1].event = Summarize({1500});               // one call under the budget: the twin runs
+  results[1].event = Summarize({1500});  // one call under the budget: the twin runs
   results[1].wall = Summarize({1510});
   EXPECT_FALSE(TwinNotNeeded(twin, results, perf));
   results[1] = official;
@@ -194,7 +198,7 @@ TEST(HiddenSize, TwinIsSkippedOnlyWhenTheOfficialTimeCannotRank) {
   Case not_a_twin = twin;
   not_a_twin.name = "perf_100m";
   EXPECT_FALSE(TwinNotNeeded(not_a_twin, results, perf));
-  EXPECT_FALSE(TwinNotNeeded(twin, {other}, perf));   // the official did not run (not selected)
+  EXPECT_FALSE(TwinNotNeeded(twin, {other}, perf));  // the official did not run (not selected)
 }
 
 }  // namespace

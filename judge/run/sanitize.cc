@@ -28,7 +28,8 @@ SanitizerResult ParseSanitizerLog(const std::string& tool, const std::string& lo
   SanitizerResult r;
   r.tool = tool;
   static const std::regex kErrors("ERROR SUMMARY: ([0-9]+) error");
-  static const std::regex kRace("RACECHECK SUMMARY: ([0-9]+) hazards? displayed \\(([0-9]+) errors?, ([0-9]+) warnings?\\)");
+  static const std::regex kRace(
+      "RACECHECK SUMMARY: ([0-9]+) hazards? displayed \\(([0-9]+) errors?, ([0-9]+) warnings?\\)");
   std::smatch m;
   if (std::regex_search(log, m, kRace)) {
     r.ran = true;
@@ -54,7 +55,8 @@ std::vector<SanitizerResult> RunSanitizers(const Problem& problem, const CaseRun
   std::string sanitizer = FindComputeSanitizer();
   std::vector<const PreparedCase*> small;
   for (const auto& c : cases)
-    if (!c.spec.IsPerformance() && problem.MinimumBytes(c.spec.scalars).value_or(0) <= options.max_case_bytes) small.push_back(&c);
+    if (!c.spec.IsPerformance() && problem.MinimumBytes(c.spec.scalars).value_or(0) <= options.max_case_bytes)
+      small.push_back(&c);
   std::sort(small.begin(), small.end(), [&](const PreparedCase* a, const PreparedCase* b) {
     return problem.MinimumBytes(a->spec.scalars).value_or(0) < problem.MinimumBytes(b->spec.scalars).value_or(0);
   });
@@ -63,17 +65,23 @@ std::vector<SanitizerResult> RunSanitizers(const Problem& problem, const CaseRun
     SanitizerResult failed;
     failed.tool = tool;
     if (sanitizer.empty() || base.device_kind != DeviceKind::kCuda) {
-      failed.summary = base.device_kind != DeviceKind::kCuda ? "needs a CUDA device" : "compute-sanitizer not found (it ships with the CUDA Toolkit)";
+      failed.summary = base.device_kind != DeviceKind::kCuda
+                           ? "needs a CUDA device"
+                           : "compute-sanitizer not found (it ships with the CUDA Toolkit)";
       results.push_back(failed);
       continue;
     }
     auto dir = MakeTempDir(std::filesystem::temp_directory_path().string(), "gpu-judge-sanitize-");
-    if (!dir) { failed.summary = dir.error().message; results.push_back(failed); continue; }
+    if (!dir) {
+      failed.summary = dir.error().message;
+      results.push_back(failed);
+      continue;
+    }
     std::string log_path = *dir + "/" + tool + ".log";
     CaseRunnerConfig config = base;
     config.wrapper = {sanitizer, "--tool", tool, "--log-file", log_path, "--print-limit", "20"};
     config.single_call = true;
-    config.ahead = nullptr;  // a sanitizer's worker takes seconds to start: none is started on spec
+    config.ahead = nullptr;            // a sanitizer's worker takes seconds to start: none is started on spec
     config.finish_grace_seconds = 60;  // the tool writes its summary as the worker exits
     config.time_scale = 50;            // instrumented kernels run far slower
     auto start = std::chrono::steady_clock::now();
@@ -90,7 +98,8 @@ std::vector<SanitizerResult> RunSanitizers(const Problem& problem, const CaseRun
     }
     std::string log = ReadFile(log_path).value_or(std::string());
     SanitizerResult r = ParseSanitizerLog(tool, log);
-    if (!r.ran) r.summary += log.empty() ? " (no log written)" : ": " + log.substr(log.size() > 1500 ? log.size() - 1500 : 0);
+    if (!r.ran)
+      r.summary += log.empty() ? " (no log written)" : ": " + log.substr(log.size() > 1500 ? log.size() - 1500 : 0);
     r.cases = ran;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     results.push_back(r);

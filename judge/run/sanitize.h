@@ -6,16 +6,16 @@
 #include <string>
 #include <vector>
 
-#include "judge/problem/problem.h"
 #include "judge/check/case_preparation.h"
+#include "judge/problem/problem.h"
 #include "judge/run/case_runner.h"
 
 namespace judge {
 
 struct SanitizeOptions {
   std::vector<std::string> tools = {"memcheck", "racecheck", "initcheck", "synccheck"};
-  double budget_seconds = 120;  // per tool
-  size_t max_cases = 8;         // the smallest ones
+  double budget_seconds = 120;       // per tool
+  size_t max_cases = 8;              // the smallest ones
   int64_t max_case_bytes = 1 << 20;  // only cases that move at most this much
 };
 

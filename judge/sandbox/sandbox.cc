@@ -42,11 +42,28 @@ Protection ApplySeccomp() {
   if (!ctx) return Make("seccomp", false, "seccomp_init failed");
   const uint32_t kill = SCMP_ACT_KILL_PROCESS;
   int rc = 0;
-  for (int sc : {SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork), SCMP_SYS(vfork), SCMP_SYS(ptrace),
-                 SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev), SCMP_SYS(mount), SCMP_SYS(umount2),
-                 SCMP_SYS(pivot_root), SCMP_SYS(chroot), SCMP_SYS(setns), SCMP_SYS(unshare), SCMP_SYS(bpf),
-                 SCMP_SYS(perf_event_open), SCMP_SYS(init_module), SCMP_SYS(finit_module), SCMP_SYS(kexec_load),
-                 SCMP_SYS(reboot), SCMP_SYS(keyctl), SCMP_SYS(add_key), SCMP_SYS(request_key)})
+  for (int sc : {SCMP_SYS(execve),
+                 SCMP_SYS(execveat),
+                 SCMP_SYS(fork),
+                 SCMP_SYS(vfork),
+                 SCMP_SYS(ptrace),
+                 SCMP_SYS(process_vm_readv),
+                 SCMP_SYS(process_vm_writev),
+                 SCMP_SYS(mount),
+                 SCMP_SYS(umount2),
+                 SCMP_SYS(pivot_root),
+                 SCMP_SYS(chroot),
+                 SCMP_SYS(setns),
+                 SCMP_SYS(unshare),
+                 SCMP_SYS(bpf),
+                 SCMP_SYS(perf_event_open),
+                 SCMP_SYS(init_module),
+                 SCMP_SYS(finit_module),
+                 SCMP_SYS(kexec_load),
+                 SCMP_SYS(reboot),
+                 SCMP_SYS(keyctl),
+                 SCMP_SYS(add_key),
+                 SCMP_SYS(request_key)})
     rc |= seccomp_rule_add(ctx, kill, sc, 0);
   // Threads are clone(CLONE_THREAD); a new process is a clone without it.
   rc |= seccomp_rule_add(ctx, kill, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
@@ -59,7 +76,8 @@ Protection ApplySeccomp() {
   if (rc == 0) rc = seccomp_load(ctx);
   seccomp_release(ctx);
   if (rc != 0) return Make("seccomp", false, std::string("seccomp_load: ") + std::strerror(-rc));
-  return Make("seccomp", true, "kills the worker on exec, fork, non-Unix sockets, ptrace, mount, bpf, module loading (all threads)");
+  return Make("seccomp", true,
+              "kills the worker on exec, fork, non-Unix sockets, ptrace, mount, bpf, module loading (all threads)");
 #else
   return Make("seccomp", false, "the judge was built without libseccomp (install libseccomp-dev and rebuild)");
 #endif
@@ -68,8 +86,9 @@ Protection ApplySeccomp() {
 }  // namespace
 
 std::vector<std::string> SystemReadPaths() {
-  std::vector<std::string> paths = {"/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/share", "/usr/local/lib",
-                                    "/usr/local/cuda", "/usr/local/nvidia", "/lib", "/lib64", "/etc", "/proc", "/sys"};
+  std::vector<std::string> paths = {
+      "/usr/lib",          "/usr/lib64", "/usr/lib32", "/usr/share", "/usr/local/lib", "/usr/local/cuda",
+      "/usr/local/nvidia", "/lib",       "/lib64",     "/etc",       "/proc",          "/sys"};
   if (const char* cuda = std::getenv("CUDA_HOME")) paths.push_back(cuda);
   // The loader's folders (on the GPU machine the dependencies live outside /usr).
   if (const char* ld = std::getenv("LD_LIBRARY_PATH")) {
@@ -94,8 +113,9 @@ void ApplyEarly(const SandboxPolicy& policy, SandboxReport* report) {
                                   LimitAtMost(RLIMIT_FSIZE, policy.file_size_limit, policy.file_size_limit)};
   int error = SetLimits(limits, std::size(limits));
   report->push_back(Make("rlimits", error == 0,
-                         error == 0 ? "no core dumps; files up to " + std::to_string(policy.file_size_limit >> 20) + " MiB"
-                                    : std::strerror(error)));
+                         error == 0
+                             ? "no core dumps; files up to " + std::to_string(policy.file_size_limit >> 20) + " MiB"
+                             : std::strerror(error)));
   if (policy.Skips("network_namespace")) {
     report->push_back(SkippedLayer("network_namespace"));
   } else {
@@ -120,8 +140,11 @@ void ApplyLate(const SandboxPolicy& policy, SandboxReport* report) {
 }
 
 Json SandboxPolicyToJson(const SandboxPolicy& p) {
-  return {{"enabled", p.enabled}, {"scratch_dir", p.scratch_dir}, {"read_paths", p.read_paths},
-          {"file_size_limit", p.file_size_limit}, {"skip", p.skip}};
+  return {{"enabled", p.enabled},
+          {"scratch_dir", p.scratch_dir},
+          {"read_paths", p.read_paths},
+          {"file_size_limit", p.file_size_limit},
+          {"skip", p.skip}};
 }
 
 SandboxPolicy SandboxPolicyFromJson(const Json& j) {

@@ -20,9 +20,9 @@ namespace judge {
 
 struct SandboxPolicy {
   bool enabled = true;
-  std::string scratch_dir;                // the only writable folder
-  std::vector<std::string> read_paths;    // extra readable files/folders (the submission's library)
-  uint64_t file_size_limit = 64ull << 20; // RLIMIT_FSIZE
+  std::string scratch_dir;                 // the only writable folder
+  std::vector<std::string> read_paths;     // extra readable files/folders (the submission's library)
+  uint64_t file_size_limit = 64ull << 20;  // RLIMIT_FSIZE
   // Layers to leave out, for diagnosing the sandbox itself ($JUDGE_SANDBOX_SKIP=seccomp,landlock);
   // a skipped layer is reported inactive like a missing one.
   std::vector<std::string> skip;

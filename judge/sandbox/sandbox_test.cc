@@ -16,10 +16,10 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdio>
-#include <iterator>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <thread>
 
 #include "judge/util/fs.h"
@@ -87,7 +87,8 @@ void RefuseNamespaces() {
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
   sock_fprog program{static_cast<unsigned short>(std::size(filter)), filter};
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0) _exit(91);
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0)
+    _exit(91);
 }
 
 // Only the loopback interface exists (and it is down): the private network namespace. Read from
@@ -117,7 +118,8 @@ class SandboxTest : public ::testing::Test {
       ASSERT_EQ(chown(scratch_.c_str(), 65534, 65534), 0);
     }
     SandboxReport report;
-    InSandbox(scratch_, [] { return 0; }, &report);
+    InSandbox(
+        scratch_, [] { return 0; }, &report);
     landlock_ = Active(report, "landlock");
     seccomp_ = Active(report, "seccomp");
   }
@@ -131,7 +133,9 @@ class SandboxTest : public ::testing::Test {
 
 TEST_F(SandboxTest, ReportsEveryLayer) {
   SandboxReport report;
-  EXPECT_EQ(InSandbox(scratch_, [] { return 0; }, &report), 0);
+  EXPECT_EQ(InSandbox(
+                scratch_, [] { return 0; }, &report),
+            0);
   for (const char* layer : {"rlimits", "network_namespace", "unprivileged", "no_new_privs", "landlock", "seccomp"}) {
     bool found = false;
     for (const auto& p : report) found |= p.name == layer;
@@ -148,20 +152,24 @@ TEST_F(SandboxTest, CannotReadFilesOutsideTheAllowedFolders) {
 TEST_F(SandboxTest, CanWriteItsScratchFolderOnly) {
   if (!landlock_) GTEST_SKIP() << "Landlock is not available on this kernel";
   std::string inside = scratch_ + "/ok.txt", outside = secret_dir_ + "/planted.txt";
-  EXPECT_EQ(InSandbox(scratch_, [&] {
-              FILE* a = std::fopen(inside.c_str(), "w");
-              FILE* b = std::fopen(outside.c_str(), "w");
-              return (a != nullptr && b == nullptr) ? 0 : 1;
-            }), 0);
+  EXPECT_EQ(InSandbox(scratch_,
+                      [&] {
+                        FILE* a = std::fopen(inside.c_str(), "w");
+                        FILE* b = std::fopen(outside.c_str(), "w");
+                        return (a != nullptr && b == nullptr) ? 0 : 1;
+                      }),
+            0);
   EXPECT_FALSE(fs::exists(outside));
 }
 
 TEST_F(SandboxTest, ExecIsKilled) {
   if (!seccomp_) GTEST_SKIP() << "built without libseccomp";
-  EXPECT_EQ(InSandbox(scratch_, [] {
-              execl("/bin/true", "true", nullptr);
-              return 0;
-            }), 128 + SIGSYS);
+  EXPECT_EQ(InSandbox(scratch_,
+                      [] {
+                        execl("/bin/true", "true", nullptr);
+                        return 0;
+                      }),
+            128 + SIGSYS);
 }
 
 TEST_F(SandboxTest, ForkIsKilled) {
@@ -175,23 +183,28 @@ TEST_F(SandboxTest, InternetSocketsAreKilled) {
 }
 
 TEST_F(SandboxTest, ThreadsStillWork) {
-  EXPECT_EQ(InSandbox(scratch_, [] {
-              std::thread t([] {});
-              t.join();
-              return 0;
-            }), 0);
+  EXPECT_EQ(InSandbox(scratch_,
+                      [] {
+                        std::thread t([] {});
+                        t.join();
+                        return 0;
+                      }),
+            0);
 }
 
 TEST_F(SandboxTest, WithoutRootTheNetworkNamespaceComesFromAUserNamespace) {
   std::string file = scratch_ + "/created-inside";
   SandboxReport report;
-  int status = InSandbox(scratch_, [&] {
-    // The user namespace maps the worker's own ids, so its files still belong to it.
-    FILE* f = std::fopen(file.c_str(), "w");
-    if (!f) return 3;
-    std::fclose(f);
-    return OnlyLoopback();
-  }, &report, BecomeUnprivileged);
+  int status = InSandbox(
+      scratch_,
+      [&] {
+        // The user namespace maps the worker's own ids, so its files still belong to it.
+        FILE* f = std::fopen(file.c_str(), "w");
+        if (!f) return 3;
+        std::fclose(f);
+        return OnlyLoopback();
+      },
+      &report, BecomeUnprivileged);
   const Protection* net = Find(report, "network_namespace");
   ASSERT_NE(net, nullptr);
   if (!net->active && net->detail.find("refused too") != std::string::npos)
@@ -206,10 +219,13 @@ TEST_F(SandboxTest, WithoutRootTheNetworkNamespaceComesFromAUserNamespace) {
 
 TEST_F(SandboxTest, WhereUserNamespacesAreRefusedTheOtherLayersStillApply) {
   SandboxReport report;
-  EXPECT_EQ(InSandbox(scratch_, [] { return 0; }, &report, [] {
-    BecomeUnprivileged();
-    RefuseNamespaces();
-  }), 0);
+  EXPECT_EQ(InSandbox(
+                scratch_, [] { return 0; }, &report,
+                [] {
+                  BecomeUnprivileged();
+                  RefuseNamespaces();
+                }),
+            0);
   const Protection* net = Find(report, "network_namespace");
   ASSERT_NE(net, nullptr);
   EXPECT_FALSE(net->active);
@@ -226,7 +242,8 @@ TEST_F(SandboxTest, AsRootTheNetworkNamespaceNeedsNoUserNamespace) {
   if (probe == 0) _exit(unshare(CLONE_NEWNET) == 0 ? 0 : 1);
   int probed = 0;
   waitpid(probe, &probed, 0);
-  if (WEXITSTATUS(probed) != 0) GTEST_SKIP() << "this root may not make a network namespace (a container without CAP_SYS_ADMIN)";
+  if (WEXITSTATUS(probed) != 0)
+    GTEST_SKIP() << "this root may not make a network namespace (a container without CAP_SYS_ADMIN)";
   SandboxReport report;
   EXPECT_EQ(InSandbox(scratch_, OnlyLoopback, &report), 0);
   const Protection* net = Find(report, "network_namespace");

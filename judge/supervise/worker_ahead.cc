@@ -11,7 +11,6 @@
 namespace judge {
 namespace {
 
-
 void Drop(StartedWorker& w) {
   w.process->Kill();
   RemoveTree(w.scratch);
@@ -25,7 +24,10 @@ std::optional<StartedWorker> Spawn(const WorkerRecipe& recipe) {
   auto scratch = MakeWorkerScratch(recipe.chown_to_nobody);
   if (!scratch) return std::nullopt;
   auto spawned = WorkerProcess::Spawn(recipe.Launch(*scratch));
-  if (!spawned) { RemoveTree(*scratch); return std::nullopt; }
+  if (!spawned) {
+    RemoveTree(*scratch);
+    return std::nullopt;
+  }
   StartedWorker w{std::move(*spawned), *scratch};
   if (!w.process->Send(Encode(recipe.InitRequest(*scratch)).header)) {
     Drop(w);
@@ -47,9 +49,14 @@ std::optional<StartedWorker> AwaitDevice(StartedWorker w, double seconds) {
 }  // namespace
 
 std::string WorkerRecipe::Key() const {
-  Json k = {{"argv", argv}, {"env", env}, {"init", Encode(init).header}, {"out", limits.output_cap_bytes},
-            {"blob", limits.max_blob_bytes}, {"output_limit", limits.output_limit_bytes},
-            {"memory", limits.memory_limit_bytes}, {"nobody", chown_to_nobody}};
+  Json k = {{"argv", argv},
+            {"env", env},
+            {"init", Encode(init).header},
+            {"out", limits.output_cap_bytes},
+            {"blob", limits.max_blob_bytes},
+            {"output_limit", limits.output_limit_bytes},
+            {"memory", limits.memory_limit_bytes},
+            {"nobody", chown_to_nobody}};
   return k.dump();
 }
 

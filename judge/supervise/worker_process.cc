@@ -26,7 +26,8 @@ struct Pipe {
 
 Expected<Pipe> MakePipe() {
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return MakeError(ErrorCode::kSubprocess, std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    return MakeError(ErrorCode::kSubprocess, std::string("pipe: ") + std::strerror(errno));
   return Pipe{fds[0], fds[1]};
 }
 
@@ -52,8 +53,10 @@ Expected<Pipe> MakePipe() {
   args.push_back(nullptr);
   for (const auto& e : launch.env) env.push_back(const_cast<char*>(e.c_str()));
   env.push_back(nullptr);
-  if (launch.env.empty()) ::execv(args[0], args.data());
-  else ::execve(args[0], args.data(), env.data());
+  if (launch.env.empty())
+    ::execv(args[0], args.data());
+  else
+    ::execve(args[0], args.data(), env.data());
   dprintf(STDERR_FILENO, "cannot execute worker %s: %s\n", args[0], std::strerror(errno));
   _exit(127);
 }
@@ -62,15 +65,22 @@ Expected<Pipe> MakePipe() {
 
 Expected<std::unique_ptr<WorkerProcess>> WorkerProcess::Spawn(const WorkerLaunch& launch) {
   auto req = MakePipe(), resp = MakePipe(), out = MakePipe(), err = MakePipe();
-  for (auto* p : {&req, &resp, &out, &err}) if (!*p) return p->error();
+  for (auto* p : {&req, &resp, &out, &err})
+    if (!*p) return p->error();
   pid_t pid = ::fork();
   if (pid < 0) return MakeError(ErrorCode::kSubprocess, std::string("fork: ") + std::strerror(errno));
   if (pid == 0) ExecWorker(launch, *req, *resp, *out, *err);
   std::unique_ptr<WorkerProcess> w(new WorkerProcess());
   w->pid_ = pid;
   ::setpgid(pid, pid);  // also here, so a kill right after fork already reaches the group
-  ::close(req->r); ::close(resp->w); ::close(out->w); ::close(err->w);
-  w->req_w_ = req->w; w->resp_r_ = resp->r; w->out_r_ = out->r; w->err_r_ = err->r;
+  ::close(req->r);
+  ::close(resp->w);
+  ::close(out->w);
+  ::close(err->w);
+  w->req_w_ = req->w;
+  w->resp_r_ = resp->r;
+  w->out_r_ = out->r;
+  w->err_r_ = err->r;
   w->cap_ = launch.output_cap_bytes;
   w->interrupted_ = launch.interrupted;
   w->output_limit_ = launch.output_limit_bytes;
@@ -86,7 +96,10 @@ WorkerProcess::~WorkerProcess() {
 
 void WorkerProcess::CloseAll() {
   for (int* fd : {&req_w_, &resp_r_, &out_r_, &err_r_})
-    if (*fd >= 0) { ::close(*fd); *fd = -1; }
+    if (*fd >= 0) {
+      ::close(*fd);
+      *fd = -1;
+    }
 }
 
 Status WorkerProcess::Send(const Json& header) {
@@ -99,7 +112,11 @@ void WorkerProcess::Capture(int& fd, CapturedStream& stream) {
   char buf[16384];
   ssize_t n = ::read(fd, buf, sizeof buf);
   if (n < 0 && errno == EINTR) return;
-  if (n <= 0) { ::close(fd); fd = -1; return; }  // closed: poll() ignores negative fds
+  if (n <= 0) {
+    ::close(fd);
+    fd = -1;
+    return;
+  }  // closed: poll() ignores negative fds
   stream.total_bytes += size_t(n);
   size_t room = cap_ > stream.text.size() ? cap_ - stream.text.size() : 0;
   stream.text.append(buf, std::min(room, size_t(n)));
@@ -112,7 +129,8 @@ WorkerEvent WorkerProcess::Next(double timeout_seconds) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return WorkerEvent::Of(WorkerEvent::Kind::kTimeout);
     if (interrupted_ && interrupted_->load()) return WorkerEvent::Of(WorkerEvent::Kind::kInterrupted);
-    if (output_limit_ && out_.total_bytes + err_.total_bytes > output_limit_) return WorkerEvent::Of(WorkerEvent::Kind::kOutputLimit);
+    if (output_limit_ && out_.total_bytes + err_.total_bytes > output_limit_)
+      return WorkerEvent::Of(WorkerEvent::Kind::kOutputLimit);
     if (memory_limit_ && ResidentBytes() > memory_limit_) return WorkerEvent::Of(WorkerEvent::Kind::kMemoryLimit);
     pollfd fds[3] = {{resp_r_, POLLIN, 0}, {out_r_, POLLIN, 0}, {err_r_, POLLIN, 0}};
     int r = ::poll(fds, 3, int(std::min<long long>(left, 50)));
@@ -125,8 +143,7 @@ WorkerEvent WorkerProcess::Next(double timeout_seconds) {
     ssize_t n = ::read(resp_r_, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return Reap(5.0);  // the worker closed its end: it is exiting or dead
-    if (auto st = decoder_->Feed(buf, size_t(n)); !st)
-      return WorkerEvent::Broken(st.error().message);
+    if (auto st = decoder_->Feed(buf, size_t(n)); !st) return WorkerEvent::Broken(st.error().message);
     if (decoder_->HasFrame()) return WorkerEvent::WithFrame(decoder_->Pop());
   }
 }
@@ -138,7 +155,11 @@ WorkerEvent WorkerProcess::Reap(double wait_seconds) {
   for (;;) {
     pid_t r = ::waitpid(pid_, &status, WNOHANG);
     if (r == pid_) break;
-    if (r < 0 && errno != EINTR) { reaped_ = true; ev.error = std::strerror(errno); return ev; }
+    if (r < 0 && errno != EINTR) {
+      reaped_ = true;
+      ev.error = std::strerror(errno);
+      return ev;
+    }
     if (Clock::now() > deadline) ::kill(-pid_, SIGKILL);
     // Keep draining stdout/stderr so a worker blocked on a full pipe can finish exiting.
     pollfd fds[2] = {{out_r_, POLLIN, 0}, {err_r_, POLLIN, 0}};
@@ -149,7 +170,7 @@ WorkerEvent WorkerProcess::Reap(double wait_seconds) {
   }
   reaped_ = true;
   ::kill(-pid_, SIGKILL);  // anything the worker left behind in its group goes too
-  DrainOutput();  // last words
+  DrainOutput();           // last words
   if (WIFSIGNALED(status)) ev.signal = WTERMSIG(status);
   if (WIFEXITED(status)) ev.exit_code = WEXITSTATUS(status);
   return ev;
@@ -189,7 +210,10 @@ void WorkerProcess::Kill() {
 
 void WorkerProcess::Finish(double grace_seconds) {
   if (reaped_) return;
-  if (req_w_ >= 0) { ::close(req_w_); req_w_ = -1; }
+  if (req_w_ >= 0) {
+    ::close(req_w_);
+    req_w_ = -1;
+  }
   Reap(grace_seconds);
 }
 

@@ -25,25 +25,37 @@
 namespace judge {
 
 struct WorkerLaunch {
-  std::vector<std::string> argv;       // argv[0] is the program
-  std::vector<std::string> env;        // the whole environment ("K=V"); empty: inherit
-  size_t output_cap_bytes = 64 * 1024; // kept of each of stdout and stderr
+  std::vector<std::string> argv;        // argv[0] is the program
+  std::vector<std::string> env;         // the whole environment ("K=V"); empty: inherit
+  size_t output_cap_bytes = 64 * 1024;  // kept of each of stdout and stderr
   uint64_t max_blob_bytes = 1 << 30;
   const std::atomic<bool>* interrupted = nullptr;  // Next() returns kInterrupted once set
-  size_t output_limit_bytes = 0;       // stdout+stderr beyond this: kOutputLimit (0: none)
-  uint64_t memory_limit_bytes = 0;     // resident memory beyond this: kMemoryLimit (0: none)
+  size_t output_limit_bytes = 0;                   // stdout+stderr beyond this: kOutputLimit (0: none)
+  uint64_t memory_limit_bytes = 0;                 // resident memory beyond this: kMemoryLimit (0: none)
 };
 
 struct WorkerEvent {
   enum class Kind { kFrame, kTimeout, kExited, kBroken, kInterrupted, kOutputLimit, kMemoryLimit };
   Kind kind = Kind::kBroken;
-  Frame frame;           // kFrame
-  int exit_code = -1;    // kExited, when not signaled
-  int signal = 0;        // kExited by a signal
-  std::string error;     // kBroken: why the stream is unusable
-  static WorkerEvent Of(Kind k) { WorkerEvent e; e.kind = k; return e; }
-  static WorkerEvent WithFrame(Frame f) { WorkerEvent e = Of(Kind::kFrame); e.frame = std::move(f); return e; }
-  static WorkerEvent Broken(std::string why) { WorkerEvent e = Of(Kind::kBroken); e.error = std::move(why); return e; }
+  Frame frame;         // kFrame
+  int exit_code = -1;  // kExited, when not signaled
+  int signal = 0;      // kExited by a signal
+  std::string error;   // kBroken: why the stream is unusable
+  static WorkerEvent Of(Kind k) {
+    WorkerEvent e;
+    e.kind = k;
+    return e;
+  }
+  static WorkerEvent WithFrame(Frame f) {
+    WorkerEvent e = Of(Kind::kFrame);
+    e.frame = std::move(f);
+    return e;
+  }
+  static WorkerEvent Broken(std::string why) {
+    WorkerEvent e = Of(Kind::kBroken);
+    e.error = std::move(why);
+    return e;
+  }
 };
 
 struct CapturedStream {

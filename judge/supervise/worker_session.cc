@@ -168,15 +168,17 @@ Expected<Message> AskTrustedWorker(const std::vector<std::string>& argv, DeviceK
   if (!heard->ok()) {
     const WorkerEvent& ev = heard->event;
     std::string why = ev.kind == WorkerEvent::Kind::kTimeout ? "no answer in time"
-                      : ev.kind == WorkerEvent::Kind::kExited ? "the worker exited (code " + std::to_string(ev.exit_code) +
-                                                                    (ev.signal ? ", " + DescribeSignal(ev.signal) : "") + ")"
-                                                              : "the worker failed: " + ev.error;
+                      : ev.kind == WorkerEvent::Kind::kExited
+                          ? "the worker exited (code " + std::to_string(ev.exit_code) +
+                                (ev.signal ? ", " + DescribeSignal(ev.signal) : "") + ")"
+                          : "the worker failed: " + ev.error;
     return MakeError(ErrorCode::kNoDevice, why);
   }
   if (auto* fault = std::get_if<FaultMessage>(&*heard->message))
     return MakeError(ErrorCode::kNoDevice, (fault->phase == FaultPhase::kInit ? "device: " : "") + fault->message);
   if (KindOf(*heard->message) != want)
-    return MakeError(ErrorCode::kInternal, "worker answered \"" + std::string(MessageKindName(KindOf(*heard->message))) + "\"");
+    return MakeError(ErrorCode::kInternal,
+                     "worker answered \"" + std::string(MessageKindName(KindOf(*heard->message))) + "\"");
   return std::move(*heard->message);
 }
 

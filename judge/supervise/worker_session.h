@@ -66,7 +66,7 @@ class WorkerSession {
   double finish_grace_seconds_;
   std::unique_ptr<WorkerProcess> process_;
   std::string scratch_;
-  Printed printed_;                   // of workers gone since the mark
+  Printed printed_;                     // of workers gone since the mark
   size_t out_mark_ = 0, err_mark_ = 0;  // where the mark is in the current worker's capture
 };
 

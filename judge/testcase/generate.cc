@@ -38,10 +38,14 @@ void FillParallel(const GeneratorSpec& g, T* out, int64_t count) {
   };
   const uint64_t k0 = StreamKey(g.seed, 0), k1 = StreamKey(g.seed, 1), k2 = StreamKey(g.seed, 2);
   const double low = g.low, span = g.high - g.low, span_int = g.high - g.low + 1;
-  if (g.dist == "uniform") run([&](uint64_t i) { return AddMul(low, span, Unit(k0, i)); });
-  else if (g.dist == "uniform_int") run([&](uint64_t i) { return std::floor(AddMul(low, span_int, Unit(k0, i))); });
-  else if (g.dist == "constant") run([&](uint64_t) { return g.value; });
-  else if (g.dist == "arange") run([&](uint64_t i) { return AddMul(g.start, g.step, double(i)); });
+  if (g.dist == "uniform")
+    run([&](uint64_t i) { return AddMul(low, span, Unit(k0, i)); });
+  else if (g.dist == "uniform_int")
+    run([&](uint64_t i) { return std::floor(AddMul(low, span_int, Unit(k0, i))); });
+  else if (g.dist == "constant")
+    run([&](uint64_t) { return g.value; });
+  else if (g.dist == "arange")
+    run([&](uint64_t i) { return AddMul(g.start, g.step, double(i)); });
   else  // normal, Box-Muller on two independent streams
     run([&](uint64_t i) {
       double u1 = std::max(Unit(k1, i), 0x1.0p-60), u2 = Unit(k2, i);
@@ -61,11 +65,23 @@ std::optional<CounterFill> CounterFillFor(const GeneratorSpec& g, DType dtype) {
   CounterFill f;
   f.is_float = dtype == DType::kFloat32;
   f.key = StreamKey(g.seed, 0);
-  if (g.dist == "uniform") { f.kind = CounterFill::kUniform; f.a = g.low; f.b = g.high - g.low; }
-  else if (g.dist == "uniform_int") { f.kind = CounterFill::kUniformInt; f.a = g.low; f.b = g.high - g.low + 1; }
-  else if (g.dist == "constant") { f.kind = CounterFill::kConstant; f.a = g.value; }
-  else if (g.dist == "arange") { f.kind = CounterFill::kArange; f.a = g.start; f.b = g.step; }
-  else return std::nullopt;  // normal: log and cos round differently on the device
+  if (g.dist == "uniform") {
+    f.kind = CounterFill::kUniform;
+    f.a = g.low;
+    f.b = g.high - g.low;
+  } else if (g.dist == "uniform_int") {
+    f.kind = CounterFill::kUniformInt;
+    f.a = g.low;
+    f.b = g.high - g.low + 1;
+  } else if (g.dist == "constant") {
+    f.kind = CounterFill::kConstant;
+    f.a = g.value;
+  } else if (g.dist == "arange") {
+    f.kind = CounterFill::kArange;
+    f.a = g.start;
+    f.b = g.step;
+  } else
+    return std::nullopt;  // normal: log and cos round differently on the device
   return f;
 }
 
@@ -73,8 +89,10 @@ HostBytes MaterializeHead(const GeneratorSpec& g, DType dtype, int64_t count) {
   int64_t n = std::min<int64_t>(count, int64_t(g.head.size()));
   HostBytes bytes(size_t(n) * DTypeSize(dtype));
   for (int64_t i = 0; i < n; ++i) {
-    if (dtype == DType::kFloat32) reinterpret_cast<float*>(bytes.data())[i] = static_cast<float>(g.head[size_t(i)]);
-    else reinterpret_cast<int32_t*>(bytes.data())[i] = static_cast<int32_t>(g.head[size_t(i)]);
+    if (dtype == DType::kFloat32)
+      reinterpret_cast<float*>(bytes.data())[i] = static_cast<float>(g.head[size_t(i)]);
+    else
+      reinterpret_cast<int32_t*>(bytes.data())[i] = static_cast<int32_t>(g.head[size_t(i)]);
   }
   return bytes;
 }
@@ -82,11 +100,15 @@ HostBytes MaterializeHead(const GeneratorSpec& g, DType dtype, int64_t count) {
 HostBytes MaterializeInput(const InputSpec& spec, DType dtype, int64_t count) {
   HostBytes bytes(size_t(count) * DTypeSize(dtype));
   if (spec.values) {
-    if (dtype == DType::kFloat32) FillLiteral(*spec.values, reinterpret_cast<float*>(bytes.data()));
-    else FillLiteral(*spec.values, reinterpret_cast<int32_t*>(bytes.data()));
+    if (dtype == DType::kFloat32)
+      FillLiteral(*spec.values, reinterpret_cast<float*>(bytes.data()));
+    else
+      FillLiteral(*spec.values, reinterpret_cast<int32_t*>(bytes.data()));
   } else if (spec.generate) {
-    if (dtype == DType::kFloat32) FillParallel(*spec.generate, reinterpret_cast<float*>(bytes.data()), count);
-    else FillParallel(*spec.generate, reinterpret_cast<int32_t*>(bytes.data()), count);
+    if (dtype == DType::kFloat32)
+      FillParallel(*spec.generate, reinterpret_cast<float*>(bytes.data()), count);
+    else
+      FillParallel(*spec.generate, reinterpret_cast<int32_t*>(bytes.data()), count);
   }
   return bytes;
 }

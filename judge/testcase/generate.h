@@ -20,11 +20,17 @@ namespace judge {
 template <typename T>
 struct UninitializedAllocator : std::allocator<T> {
   template <typename U>
-  struct rebind { using other = UninitializedAllocator<U>; };
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
   template <typename U>
-  void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
   template <typename U, typename... Args>
-  void construct(U* p, Args&&... args) { ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...); }
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
 };
 
 // A host buffer of `count` elements of `dtype`, as raw bytes.

@@ -39,17 +39,23 @@ Expected<GeneratorSpec> ParseGenerator(const Json& j, const JsonContext& ctx) {
   auto dist = GetString(j, "dist", ctx);
   if (!dist) return dist.error();
   if (!kDistributions.count(*dist))
-    return ctx.Child("dist").Fail("unknown distribution \"" + *dist + "\" (expected one of uniform, uniform_int, normal, constant, arange)");
+    return ctx.Child("dist").Fail("unknown distribution \"" + *dist +
+                                  "\" (expected one of uniform, uniform_int, normal, constant, arange)");
   g.dist = *dist;
   auto seed = GetInteger(j, "seed", ctx, 1);
   if (!seed) return seed.error();
   g.seed = uint64_t(*seed);
-  struct { const char* key; double* dst; bool required; } fields[] = {
-      {"low", &g.low, g.dist == "uniform" || g.dist == "uniform_int"},
-      {"high", &g.high, g.dist == "uniform" || g.dist == "uniform_int"},
-      {"mean", &g.mean, false}, {"stddev", &g.stddev, false},
-      {"value", &g.value, g.dist == "constant"},
-      {"start", &g.start, false}, {"step", &g.step, false}};
+  struct {
+    const char* key;
+    double* dst;
+    bool required;
+  } fields[] = {{"low", &g.low, g.dist == "uniform" || g.dist == "uniform_int"},
+                {"high", &g.high, g.dist == "uniform" || g.dist == "uniform_int"},
+                {"mean", &g.mean, false},
+                {"stddev", &g.stddev, false},
+                {"value", &g.value, g.dist == "constant"},
+                {"start", &g.start, false},
+                {"step", &g.step, false}};
   for (auto& f : fields) {
     auto v = f.required ? GetNumber(j, f.key, ctx) : GetNumber(j, f.key, ctx, *f.dst);
     if (!v) return v.error();
@@ -69,11 +75,23 @@ Expected<GeneratorSpec> ParseGenerator(const Json& j, const JsonContext& ctx) {
 // The values a generator can produce, for checking against the problem's constraints.
 std::pair<double, double> GeneratorRange(const GeneratorSpec& g, int64_t count) {
   double lo = 0, hi = 0;
-  if (g.dist == "uniform" || g.dist == "uniform_int") { lo = g.low; hi = g.high; }
-  else if (g.dist == "constant") { lo = hi = g.value; }
-  else if (g.dist == "arange") { double last = g.start + g.step * double(std::max<int64_t>(count - 1, 0)); lo = std::min(g.start, last); hi = std::max(g.start, last); }
-  else { lo = g.mean - 7 * g.stddev; hi = g.mean + 7 * g.stddev; }
-  for (double h : g.head) { lo = std::min(lo, h); hi = std::max(hi, h); }
+  if (g.dist == "uniform" || g.dist == "uniform_int") {
+    lo = g.low;
+    hi = g.high;
+  } else if (g.dist == "constant") {
+    lo = hi = g.value;
+  } else if (g.dist == "arange") {
+    double last = g.start + g.step * double(std::max<int64_t>(count - 1, 0));
+    lo = std::min(g.start, last);
+    hi = std::max(g.start, last);
+  } else {
+    lo = g.mean - 7 * g.stddev;
+    hi = g.mean + 7 * g.stddev;
+  }
+  for (double h : g.head) {
+    lo = std::min(lo, h);
+    hi = std::max(hi, h);
+  }
   return {lo, hi};
 }
 
@@ -86,17 +104,20 @@ Status ValidateInput(const InputSpec& spec, const Param& p, int64_t count, const
   double lo = 0, hi = 0;
   if (spec.values && !spec.values->empty()) {
     auto [mn, mx] = std::minmax_element(spec.values->begin(), spec.values->end());
-    lo = *mn; hi = *mx;
+    lo = *mn;
+    hi = *mx;
   } else if (spec.generate) {
     std::tie(lo, hi) = GeneratorRange(*spec.generate, count);
   }
   if ((p.value_min && lo < *p.value_min) || (p.value_max && hi > *p.value_max))
-    return ctx.Fail("values reach [" + std::to_string(lo) + ", " + std::to_string(hi) + "], outside the problem's range for " + p.name);
+    return ctx.Fail("values reach [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                    "], outside the problem's range for " + p.name);
   return Status::Ok();
 }
 
 Expected<CaseKind> ParseKind(const std::string& s, const JsonContext& ctx) {
-  for (CaseKind k : {CaseKind::kExample, CaseKind::kFunctional, CaseKind::kEdge, CaseKind::kPerformance, CaseKind::kStress})
+  for (CaseKind k :
+       {CaseKind::kExample, CaseKind::kFunctional, CaseKind::kEdge, CaseKind::kPerformance, CaseKind::kStress})
     if (CaseKindName(k) == s) return k;
   return ctx.Fail("unknown kind \"" + s + "\" (expected example, functional, edge, performance or stress)");
 }
@@ -148,7 +169,8 @@ Expected<InputSpec> ParseInputSpec(const Json& j, const JsonContext& ctx) {
   InputSpec spec;
   if (!j.is_object()) return ctx.Fail("expected {\"values\": [...]} or {\"generate\": {...}}, got " + JsonTypeName(j));
   bool has_values = j.contains("values"), has_gen = j.contains("generate");
-  if (has_values == has_gen) return ctx.Fail("give exactly one of \"values\" (a literal array) or \"generate\" (a generator spec)");
+  if (has_values == has_gen)
+    return ctx.Fail("give exactly one of \"values\" (a literal array) or \"generate\" (a generator spec)");
   if (has_values) {
     auto arr = GetArray(j, "values", ctx);
     if (!arr) return arr.error();
@@ -168,9 +190,17 @@ Expected<InputSpec> ParseInputSpec(const Json& j, const JsonContext& ctx) {
 Json InputSpecToJson(const InputSpec& spec) {
   if (spec.values) return Json{{"values", *spec.values}};
   const GeneratorSpec& g = *spec.generate;
-  return Json{{"generate", {{"dist", g.dist}, {"low", g.low}, {"high", g.high}, {"mean", g.mean},
-                            {"stddev", g.stddev}, {"value", g.value}, {"start", g.start}, {"step", g.step},
-                            {"seed", int64_t(g.seed)}, {"head", g.head}}}};
+  return Json{{"generate",
+               {{"dist", g.dist},
+                {"low", g.low},
+                {"high", g.high},
+                {"mean", g.mean},
+                {"stddev", g.stddev},
+                {"value", g.value},
+                {"start", g.start},
+                {"step", g.step},
+                {"seed", int64_t(g.seed)},
+                {"head", g.head}}}};
 }
 
 Expected<std::vector<Case>> LoadTestcaseFile(const std::string& path, const Problem& problem) {
@@ -179,7 +209,8 @@ Expected<std::vector<Case>> LoadTestcaseFile(const std::string& path, const Prob
   JsonContext ctx(path, "");
   auto pname = GetString(*root, "problem", ctx);
   if (!pname) return pname.error();
-  if (*pname != problem.name) return ctx.Child("problem").Fail("file is for problem \"" + *pname + "\", not \"" + problem.name + "\"");
+  if (*pname != problem.name)
+    return ctx.Child("problem").Fail("file is for problem \"" + *pname + "\", not \"" + problem.name + "\"");
   auto cases = GetArray(*root, "cases", ctx);
   if (!cases) return cases.error();
   std::vector<Case> out;
@@ -205,7 +236,8 @@ Expected<std::vector<Case>> LoadTestcaseDir(const std::string& dir, const Proble
     auto cases = LoadTestcaseFile(f, problem);
     if (!cases) return cases.error();
     for (auto& c : *cases) {
-      if (!names.insert(c.name).second) return MakeError(ErrorCode::kBadInput, f + ": duplicate case name \"" + c.name + "\"");
+      if (!names.insert(c.name).second)
+        return MakeError(ErrorCode::kBadInput, f + ": duplicate case name \"" + c.name + "\"");
       all.push_back(std::move(c));
     }
   }

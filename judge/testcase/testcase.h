@@ -15,13 +15,13 @@
 namespace judge {
 
 struct GeneratorSpec {
-  std::string dist = "uniform";   // uniform | uniform_int | normal | constant | arange
-  double low = 0, high = 1;       // uniform, uniform_int (inclusive for uniform_int)
-  double mean = 0, stddev = 1;    // normal
-  double value = 0;               // constant
-  double start = 0, step = 1;     // arange
+  std::string dist = "uniform";  // uniform | uniform_int | normal | constant | arange
+  double low = 0, high = 1;      // uniform, uniform_int (inclusive for uniform_int)
+  double mean = 0, stddev = 1;   // normal
+  double value = 0;              // constant
+  double start = 0, step = 1;    // arange
   uint64_t seed = 1;
-  std::vector<double> head;       // overrides the first elements (e.g. one large value first)
+  std::vector<double> head;  // overrides the first elements (e.g. one large value first)
 };
 
 struct InputSpec {
@@ -35,7 +35,7 @@ std::string_view CaseKindName(CaseKind k);
 struct Case {
   std::string name;
   CaseKind kind = CaseKind::kFunctional;
-  std::string note;                 // why this case exists, shown in verbose output
+  std::string note;  // why this case exists, shown in verbose output
   ScalarValues scalars;
   std::map<std::string, InputSpec> inputs;  // by input-buffer name
   std::string source_file;

@@ -54,8 +54,14 @@ TEST_F(TestcaseTest, TheShippedTestcasesLoad) {
 }
 
 TEST(SelectCases, AllIsAKeywordAndStressRunsOnlyWhenNamed) {
-  auto make = [](std::string name, CaseKind kind) { Case c; c.name = std::move(name); c.kind = kind; return c; };
-  const std::vector<Case> cases = {make("lc1_one_to_eight", CaseKind::kFunctional), make("float_stall_20m_ones", CaseKind::kEdge),
+  auto make = [](std::string name, CaseKind kind) {
+    Case c;
+    c.name = std::move(name);
+    c.kind = kind;
+    return c;
+  };
+  const std::vector<Case> cases = {make("lc1_one_to_eight", CaseKind::kFunctional),
+                                   make("float_stall_20m_ones", CaseKind::kEdge),
                                    make("perf_4m", CaseKind::kPerformance), make("max_n_uniform", CaseKind::kStress)};
   auto names = [&](std::vector<std::string> filters) {
     std::vector<std::string> out;
@@ -65,9 +71,11 @@ TEST(SelectCases, AllIsAKeywordAndStressRunsOnlyWhenNamed) {
   const std::vector<std::string> all_but_stress = {"lc1_one_to_eight", "float_stall_20m_ones", "perf_4m"};
   EXPECT_EQ(names({}), all_but_stress);
   EXPECT_EQ(names({"all"}), all_but_stress);  // not just the one name that contains "all"
-  EXPECT_EQ(names({"all", "stress"}), (std::vector<std::string>{"lc1_one_to_eight", "float_stall_20m_ones", "perf_4m", "max_n_uniform"}));
+  EXPECT_EQ(names({"all", "stress"}),
+            (std::vector<std::string>{"lc1_one_to_eight", "float_stall_20m_ones", "perf_4m", "max_n_uniform"}));
   EXPECT_EQ(names({"performance"}), std::vector<std::string>{"perf_4m"});
-  EXPECT_EQ(names({"stall", "lc1"}), (std::vector<std::string>{"lc1_one_to_eight", "float_stall_20m_ones"}));  // file order
+  EXPECT_EQ(names({"stall", "lc1"}),
+            (std::vector<std::string>{"lc1_one_to_eight", "float_stall_20m_ones"}));  // file order
   EXPECT_EQ(names({"max_n"}), std::vector<std::string>{"max_n_uniform"});
   EXPECT_TRUE(names({"nothing_like_this"}).empty());
 }
@@ -95,7 +103,8 @@ TEST_F(TestcaseTest, ErrorsNameTheFileAndTheField) {
   e = ErrorOf(R"({"name": "a", "scalars": {"N": 0}, "inputs": {"input": {"values": []}}})");
   EXPECT_NE(e.find("outside [1, 100000000]"), std::string::npos) << e;
 
-  e = ErrorOf(R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "uniform", "low": 0, "high": 5000}}}})");
+  e = ErrorOf(
+      R"({"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"generate": {"dist": "uniform", "low": 0, "high": 5000}}}})");
   EXPECT_NE(e.find("outside the problem's range"), std::string::npos) << e;
 
   e = ErrorOf(R"({"scalars": {"N": 1}, "inputs": {"input": {"values": [1]}}})");
@@ -135,7 +144,9 @@ TEST(Generator, DeterministicAndInRange) {
   double lo = 1e9, hi = -1e9, sum = 0;
   for (int64_t i = 0; i < (1 << 21); ++i) {
     double v = ElementAsDouble(a, DType::kFloat32, i);
-    lo = std::min(lo, v); hi = std::max(hi, v); sum += v;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    sum += v;
   }
   EXPECT_GE(lo, -1000);
   EXPECT_LE(hi, 1000);

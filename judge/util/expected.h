@@ -31,8 +31,8 @@ inline Error MakeError(ErrorCode code, std::string message) { return Error{code,
 template <typename T>
 class Expected {
  public:
-  Expected(T value) : v_(std::move(value)) {}          // NOLINT: implicit by design
-  Expected(Error error) : v_(std::move(error)) {}      // NOLINT
+  Expected(T value) : v_(std::move(value)) {}      // NOLINT: implicit by design
+  Expected(Error error) : v_(std::move(error)) {}  // NOLINT
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
   T& value() { return std::get<0>(v_); }
@@ -66,8 +66,8 @@ class Status {
 }  // namespace judge
 
 // Propagates a failed Status/Expected from the enclosing function.
-#define JUDGE_TRY(expr)                              \
-  do {                                               \
-    auto judge_try_result_ = (expr);                 \
+#define JUDGE_TRY(expr)                                            \
+  do {                                                             \
+    auto judge_try_result_ = (expr);                               \
     if (!judge_try_result_.ok()) return judge_try_result_.error(); \
   } while (0)

@@ -16,8 +16,8 @@ Status MakeDirs(const std::string& path);
 Expected<std::string> MakeTempDir(const std::string& parent, const std::string& prefix);
 void RemoveTree(const std::string& path);
 std::string Basename(const std::string& path);
-std::string StemOf(const std::string& path);   // "a/b/06_warp_unroll.cu" -> "06_warp_unroll"
+std::string StemOf(const std::string& path);       // "a/b/06_warp_unroll.cu" -> "06_warp_unroll"
 std::string ExtensionOf(const std::string& path);  // ".cu"
-std::string ExecutablePath();  // /proc/self/exe, resolved
+std::string ExecutablePath();                      // /proc/self/exe, resolved
 
 }  // namespace judge

@@ -26,10 +26,15 @@ Expected<Json> ParseJsonFile(const std::string& path) {
     // nlohmann reports a byte offset; people want a line and column.
     size_t line = 1, col = 1;
     for (size_t i = 0; i < e.byte - 1 && i < text->size(); ++i) {
-      if ((*text)[i] == '\n') { ++line; col = 1; } else { ++col; }
+      if ((*text)[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
     }
-    return MakeError(ErrorCode::kBadInput, path + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                                               ": invalid JSON: " + e.what());
+    return MakeError(ErrorCode::kBadInput,
+                     path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": invalid JSON: " + e.what());
   }
 }
 

@@ -19,27 +19,47 @@ class Parser {
   }
 
  private:
-  void Skip() { while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_; }
-  bool Eat(char c) { Skip(); if (pos_ < s_.size() && s_[pos_] == c) { ++pos_; return true; } return false; }
-  void Fail(const std::string& why) { if (error_.empty()) error_ = why; }
+  void Skip() {
+    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  bool Eat(char c) {
+    Skip();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  void Fail(const std::string& why) {
+    if (error_.empty()) error_ = why;
+  }
 
   int64_t Expr() {
     int64_t v = Term();
     for (;;) {
-      if (Eat('+')) v += Term();
-      else if (Eat('-')) v -= Term();
-      else return v;
+      if (Eat('+'))
+        v += Term();
+      else if (Eat('-'))
+        v -= Term();
+      else
+        return v;
     }
   }
 
   int64_t Term() {
     int64_t v = Factor();
     for (;;) {
-      if (Eat('*')) { v *= Factor(); continue; }
+      if (Eat('*')) {
+        v *= Factor();
+        continue;
+      }
       bool div = Eat('/');
       if (!div && !Eat('%')) return v;
       int64_t d = Factor();
-      if (d == 0) { Fail("division by zero"); return 0; }
+      if (d == 0) {
+        Fail("division by zero");
+        return 0;
+      }
       v = div ? v / d : v % d;
     }
   }
@@ -57,9 +77,15 @@ class Parser {
       return std::stoll(s_.substr(start, pos_ - start));
     }
     while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
-    if (start == pos_) { Fail(pos_ < s_.size() ? "unexpected '" + s_.substr(pos_, 1) + "'" : "unexpected end"); return 0; }
+    if (start == pos_) {
+      Fail(pos_ < s_.size() ? "unexpected '" + s_.substr(pos_, 1) + "'" : "unexpected end");
+      return 0;
+    }
     auto it = vars_.find(s_.substr(start, pos_ - start));
-    if (it == vars_.end()) { Fail("unknown scalar '" + s_.substr(start, pos_ - start) + "'"); return 0; }
+    if (it == vars_.end()) {
+      Fail("unknown scalar '" + s_.substr(start, pos_ - start) + "'");
+      return 0;
+    }
     return it->second;
   }
 

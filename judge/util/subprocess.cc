@@ -7,8 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -43,8 +43,10 @@ class CStrings {
   if (options.before_exec)
     if (int status = options.before_exec(STDERR_FILENO); status != 0) _exit(status);
   const char* program = argv.get()[0];
-  if (envp) ::execvpe(program, argv.get(), envp->get());
-  else ::execvp(program, argv.get());
+  if (envp)
+    ::execvpe(program, argv.get(), envp->get());
+  else
+    ::execvp(program, argv.get());
   dprintf(STDERR_FILENO, "cannot execute %s: %s\n", program, std::strerror(errno));
   _exit(127);
 }
@@ -68,7 +70,8 @@ Expected<ProcessResult> RunProcess(const std::vector<std::string>& argv, const P
   const CStrings args(argv);
   const std::optional<CStrings> envp = options.env ? std::optional<CStrings>(*options.env) : std::nullopt;
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return MakeError(ErrorCode::kSubprocess, std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    return MakeError(ErrorCode::kSubprocess, std::string("pipe: ") + std::strerror(errno));
   auto start = Clock::now();
   pid_t pid = ::fork();
   if (pid < 0) {
@@ -83,7 +86,11 @@ Expected<ProcessResult> RunProcess(const std::vector<std::string>& argv, const P
   auto deadline = start + std::chrono::duration<double>(options.timeout_seconds);
   for (;;) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) { result.timed_out = true; ::kill(-pid, SIGKILL); break; }
+    if (left <= 0) {
+      result.timed_out = true;
+      ::kill(-pid, SIGKILL);
+      break;
+    }
     pollfd pfd{fds[0], POLLIN, 0};
     int r = ::poll(&pfd, 1, int(std::min<long long>(left, 1000)));
     if (r < 0 && errno == EINTR) continue;

@@ -92,13 +92,9 @@ TEST(Subprocess, BeforeExecRunsInTheChildAndCanRefuseToStart) {
   EXPECT_EQ(r->output, "");
 }
 
-TEST(Subprocess, MissingProgramIsAnError) {
-  EXPECT_FALSE(RunProcess({"/nonexistent/program"}, {}).ok());
-}
+TEST(Subprocess, MissingProgramIsAnError) { EXPECT_FALSE(RunProcess({"/nonexistent/program"}, {}).ok()); }
 
-TEST(Subprocess, DescribesSignals) {
-  EXPECT_EQ(DescribeSignal(11).rfind("SIGSEGV", 0), 0u);
-}
+TEST(Subprocess, DescribesSignals) { EXPECT_EQ(DescribeSignal(11).rfind("SIGSEGV", 0), 0u); }
 
 TEST(Fs, AtomicWriteLeavesNoTemporaries) {
   auto dir = MakeTempDir(std::filesystem::temp_directory_path().string(), "judge-fs-test-");
@@ -108,7 +104,10 @@ TEST(Fs, AtomicWriteLeavesNoTemporaries) {
   ASSERT_TRUE(WriteFileAtomic(path, "two").ok());
   EXPECT_EQ(ReadFile(path).value(), "two");
   int entries = 0;
-  for (auto& e : std::filesystem::directory_iterator(*dir + "/sub")) { (void)e; ++entries; }
+  for (auto& e : std::filesystem::directory_iterator(*dir + "/sub")) {
+    (void)e;
+    ++entries;
+  }
   EXPECT_EQ(entries, 1);
   RemoveTree(*dir);
 }

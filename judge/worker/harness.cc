@@ -15,7 +15,7 @@ using Clock = std::chrono::steady_clock;
 double SecondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 constexpr size_t kGuardBefore = 4096, kInputGuardAfter = 64 * 1024, kCanary = 4096;
-constexpr uint8_t kNanByte = 0xFF;     // 0xFFFFFFFF is a NaN as float32 and -1 as int32
+constexpr uint8_t kNanByte = 0xFF;  // 0xFFFFFFFF is a NaN as float32 and -1 as int32
 constexpr uint8_t kCanaryByte = 0xA5;
 constexpr size_t kMaxOutputBytesKeptPerCall = 64 * 1024;  // beyond: first and last calls only
 // nvbench's throttle rule: a sample whose SM clock fell under 75% of the peak is discarded, and
@@ -153,8 +153,9 @@ Status CaseHarness::CheckMemory(int variant, int call, std::optional<Violation>*
     auto sum = device_.Checksum(in.data, in.bytes);
     if (!sum) return sum.error();
     if (*sum != in.checksum) {
-      *violation = Violation{"input_modified", call, "solve() modified its input (input buffer #" + std::to_string(index) +
-                                                         " changed during call " + std::to_string(call + 1) + "); inputs are const"};
+      *violation = Violation{"input_modified", call,
+                             "solve() modified its input (input buffer #" + std::to_string(index) +
+                                 " changed during call " + std::to_string(call + 1) + "); inputs are const"};
       return Status::Ok();
     }
     bool before_ok = false, after_ok = false;
@@ -162,8 +163,9 @@ Status CaseHarness::CheckMemory(int variant, int call, std::optional<Violation>*
     JUDGE_TRY(ExpectFilled(device_, base, in.before, in.guard_byte, &before_ok));
     JUDGE_TRY(ExpectFilled(device_, base + in.before + in.bytes, in.after, in.guard_byte, &after_ok));
     if (!before_ok || !after_ok) {
-      *violation = Violation{"input_guard_written", call, std::string("solve() wrote ") + (before_ok ? "past the end" : "before the start") +
-                                                              " of its input (call " + std::to_string(call + 1) + ")"};
+      *violation = Violation{"input_guard_written", call,
+                             std::string("solve() wrote ") + (before_ok ? "past the end" : "before the start") +
+                                 " of its input (call " + std::to_string(call + 1) + ")"};
       return Status::Ok();
     }
     ++index;
@@ -175,9 +177,10 @@ Status CaseHarness::CheckMemory(int variant, int call, std::optional<Violation>*
     JUDGE_TRY(ExpectFilled(device_, base, out.before, kCanaryByte, &before_ok));
     JUDGE_TRY(ExpectFilled(device_, base + out.before + out.bytes, out.after, kCanaryByte, &after_ok));
     if (!before_ok || !after_ok) {
-      *violation = Violation{"output_guard_written", call, std::string("solve() wrote ") + (before_ok ? "past the end" : "before the start") +
-                                                               " of output buffer #" + std::to_string(i) + " (out-of-bounds write, call " +
-                                                               std::to_string(call + 1) + ")"};
+      *violation = Violation{"output_guard_written", call,
+                             std::string("solve() wrote ") + (before_ok ? "past the end" : "before the start") +
+                                 " of output buffer #" + std::to_string(i) + " (out-of-bounds write, call " +
+                                 std::to_string(call + 1) + ")"};
       return Status::Ok();
     }
   }
@@ -189,9 +192,13 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
   size_t in = 0, out = 0;
   for (const ParamArg& p : request_->params) {
     CallArg a;
-    if (!p.is_buffer) { a.is_pointer = false; a.scalar = p.scalar; }
-    else if (p.buffer.is_input) a.pointer = inputs_[in++][size_t(variant)].data;
-    else a.pointer = outputs_[out++].data;
+    if (!p.is_buffer) {
+      a.is_pointer = false;
+      a.scalar = p.scalar;
+    } else if (p.buffer.is_input)
+      a.pointer = inputs_[in++][size_t(variant)].data;
+    else
+      a.pointer = outputs_[out++].data;
     args.push_back(a);
   }
   for (const auto& o : outputs_) JUDGE_TRY(device_.Fill(o.data, request_->zero_outputs ? 0 : kNanByte, o.bytes));
@@ -203,8 +210,10 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
   // flush; Calibrate() measures it the same way. Clock stamps bracket flush and call.
   const bool timed = !request_->diagnostic;
   if (timed) JUDGE_TRY(device_.MarkClock(0));
-  if (timed && kind == CallKind::kHot) JUDGE_TRY(device_.HoldStream(kHotHoldMicroseconds));
-  else if (timed) JUDGE_TRY(device_.FlushCache());
+  if (timed && kind == CallKind::kHot)
+    JUDGE_TRY(device_.HoldStream(kHotHoldMicroseconds));
+  else if (timed)
+    JUDGE_TRY(device_.FlushCache());
   auto start = Clock::now();
   JUDGE_TRY(timer_->Start());
   JUDGE_TRY(library_.Call(args));
@@ -213,8 +222,9 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
   // its own (with the judge's call and source line in it). After Stop: the check stays out of the
   // timed window.
   if (auto st = device_.TakePendingError(); !st)
-    return MakeError(st.error().code, "solve() returned with a CUDA error pending: " + st.error().message +
-                                          " (a CUDA call or kernel launch inside solve() failed; check what each returns)");
+    return MakeError(st.error().code,
+                     "solve() returned with a CUDA error pending: " + st.error().message +
+                         " (a CUDA call or kernel launch inside solve() failed; check what each returns)");
   // From here a CUDA error is an asynchronous failure of the kernels solve() launched (a sticky
   // error such as an illegal address surfaces at the next launch or synchronize).
   auto of_solve = [](Status st) {

@@ -36,11 +36,11 @@ struct CaseOutput {
 // A device allocation with guard regions on both sides of the part the submission gets.
 struct GuardedBuffer {
   DeviceBuffer allocation;
-  void* data = nullptr;      // what solve() receives
-  size_t bytes = 0;          // of data
+  void* data = nullptr;  // what solve() receives
+  size_t bytes = 0;      // of data
   size_t before = 0, after = 0;
   uint8_t guard_byte = 0;
-  uint64_t checksum = 0;     // of data, inputs only
+  uint64_t checksum = 0;  // of data, inputs only
 };
 
 // An event window with nothing in it, after the same flush as a timed call (median of 7): what the

@@ -17,8 +17,10 @@ void CallWith(void* fn, const std::vector<CallArg>& args, Ts... prefix) {
   }
   if constexpr (kIndex < 6) {
     const CallArg& a = args[kIndex];
-    if (a.is_pointer) CallWith(fn, args, prefix..., a.pointer);
-    else CallWith(fn, args, prefix..., a.scalar);
+    if (a.is_pointer)
+      CallWith(fn, args, prefix..., a.pointer);
+    else
+      CallWith(fn, args, prefix..., a.scalar);
   }
 }
 

@@ -26,13 +26,17 @@ class Worker {
     return std::visit(
         [this](const auto& m) -> bool {
           using T = std::decay_t<decltype(m)>;
-          if constexpr (std::is_same_v<T, InitMessage>) return Init(m);
-          else if constexpr (std::is_same_v<T, LoadMessage>) return Load(m);
-          else if constexpr (std::is_same_v<T, CaseRequest>) return RunCase(m);
-          else if constexpr (std::is_same_v<T, CeilingMessage>) return Ceiling();
+          if constexpr (std::is_same_v<T, InitMessage>)
+            return Init(m);
+          else if constexpr (std::is_same_v<T, LoadMessage>)
+            return Load(m);
+          else if constexpr (std::is_same_v<T, CaseRequest>)
+            return RunCase(m);
+          else if constexpr (std::is_same_v<T, CeilingMessage>)
+            return Ceiling();
           else
-            return Fault(FaultPhase::kProtocol,
-                         "the judge sent \"" + std::string(MessageKindName(KindOf(Message(m)))) + "\", which is no request");
+            return Fault(FaultPhase::kProtocol, "the judge sent \"" + std::string(MessageKindName(KindOf(Message(m)))) +
+                                                    "\", which is no request");
         },
         request);
   }
@@ -88,7 +92,9 @@ class Worker {
 
   bool RunCase(const CaseRequest& request) {
     if (!device_) return Fault(FaultPhase::kProtocol, "case before init");
-    CaseHarness harness(*device_, library_, [this](ProgressStage stage, int calls) { Send(ProgressMessage{stage, calls}); });
+    CaseHarness harness(*device_, library_, [this](ProgressStage stage, int calls) {
+      Send(ProgressMessage{stage, calls});
+    });
     auto result = harness.Run(request);
     if (auto* fault = std::get_if<CaseFault>(&result)) return Fault(fault->phase, fault->message, fault->cause);
     auto& out = std::get<CaseOutput>(result);

@@ -52,7 +52,8 @@ std::string Materialize(const Entry& e) {
   if (!e.templated) return path;
   std::string text = ReadFile(path).value();
   for (size_t at; (at = text.find("@REPO@")) != std::string::npos;) text.replace(at, 6, JUDGE_SOURCE_DIR);
-  std::string dir = std::filesystem::temp_directory_path().string() + "/judge-adversarial-" + std::to_string(::getpid());
+  std::string dir =
+      std::filesystem::temp_directory_path().string() + "/judge-adversarial-" + std::to_string(::getpid());
   std::filesystem::create_directories(dir);
   EXPECT_TRUE(WriteFileAtomic(dir + "/" + e.file, text).ok());
   return dir + "/" + e.file;
@@ -65,9 +66,10 @@ std::vector<std::string> DeviceArgs(const std::string& device) {
 
 // A good submission's perf case, for "normal timing after the hostile one".
 double GoodMedianMs(const std::string& device, std::string* verdict) {
-  std::vector<std::string> args = {"run", device == "cuda" ? SourcePath("submissions/10_vectorized.cu")
-                                                           : SourcePath("tests/host_submissions/good_sum.cc"),
-                                   "--cases", device == "cuda" ? "perf_4m" : "perf_small", "-q"};
+  std::vector<std::string> args = {
+      "run",
+      device == "cuda" ? SourcePath("submissions/10_vectorized.cu") : SourcePath("tests/host_submissions/good_sum.cc"),
+      "--cases", device == "cuda" ? "perf_4m" : "perf_small", "-q"};
   for (auto& a : DeviceArgs(device)) args.push_back(a);
   JudgeRun r = RunJudge(args);
   *verdict = r.report.is_object() ? r.report["verdict"].get<std::string>() : "(no report: " + r.output + ")";
@@ -87,7 +89,8 @@ TEST_P(Adversarial, GetsItsVerdictAndTheJudgeCarriesOn) {
   for (auto& a : DeviceArgs(e.device)) args.push_back(a);
   for (auto& a : e.args) args.push_back(a);
   JudgeRun r = RunJudge(args, 300);
-  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << "the judge itself failed (exit " << r.exit_code << "):\n" << r.output;
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << "the judge itself failed (exit " << r.exit_code << "):\n"
+                                                    << r.output;
   ASSERT_TRUE(r.report.is_object()) << r.output;
   std::string all_details = r.report["build"]["log"].get<std::string>() + "\n";
   std::string all_flags;
@@ -98,8 +101,8 @@ TEST_P(Adversarial, GetsItsVerdictAndTheJudgeCarriesOn) {
   std::string first_detail;  // one line for the log: the first non-empty detail
   for (std::stringstream ss(all_details); std::getline(ss, first_detail) && first_detail.empty();) {}
   std::cout << "ADVERSARIAL " << e.file << " [" << e.device << "]: " << r.report["verdict"].get<std::string>() << " - "
-            << first_detail.substr(0, 300) << (all_flags.empty() ? "" : " | flag: " + all_flags.substr(0, all_flags.find('\n')))
-            << "\n";
+            << first_detail.substr(0, 300)
+            << (all_flags.empty() ? "" : " | flag: " + all_flags.substr(0, all_flags.find('\n'))) << "\n";
   EXPECT_EQ(r.report["verdict"], e.expect) << e.what << "\n" << all_details;
   EXPECT_NE(all_details.find(e.detail), std::string::npos) << "expected \"" << e.detail << "\" in:\n" << all_details;
   if (!e.flag.empty()) EXPECT_NE(all_flags.find(e.flag), std::string::npos) << "flags:\n" << all_flags;
@@ -113,12 +116,14 @@ TEST_P(Adversarial, GetsItsVerdictAndTheJudgeCarriesOn) {
   double after = GoodMedianMs(e.device, &verdict);
   EXPECT_EQ(verdict, "AC") << "a good submission right after " << e.file;
   double slack = e.device == "cuda" ? 1.3 : 3.0;  // the host double on a shared 2-core CI box is noisy
-  EXPECT_LT(after, baseline[e.device] * slack) << "timing after " << e.file << ": " << after << " ms vs " << baseline[e.device];
+  EXPECT_LT(after, baseline[e.device] * slack)
+      << "timing after " << e.file << ": " << after << " ms vs " << baseline[e.device];
 }
 
 std::string Name(const ::testing::TestParamInfo<Entry>& info) {
   std::string n = info.param.file;
-  for (char& c : n) if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  for (char& c : n)
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
   return n;
 }
 

@@ -26,16 +26,18 @@ fs::path MakeSubmissions() {
   fs::path dir = Scratch() / "students";
   fs::create_directories(dir);
   for (const char* f : {"good_sum.cc", "slow_sum.cc", "crash_on_large.cc", "float_accumulate.cc"})
-    fs::copy_file(SourcePath(std::string("tests/host_submissions/") + f), dir / f, fs::copy_options::overwrite_existing);
-  std::ofstream(dir / "broken.cc") << "extern \"C\" void solve(const float* in, float* out, int N) { this is not C++ }\n";
+    fs::copy_file(SourcePath(std::string("tests/host_submissions/") + f), dir / f,
+                  fs::copy_options::overwrite_existing);
+  std::ofstream(dir / "broken.cc")
+      << "extern \"C\" void solve(const float* in, float* out, int N) { this is not C++ }\n";
   return dir;
 }
 
 JudgeRun Judge(std::vector<std::string> args) {
   args.insert(args.end(), {"--root", JUDGE_SOURCE_DIR});
   if (args[0] == "batch")
-    args.insert(args.end(), {"--device", "host", "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--cache-dir",
-                             JUDGE_TEST_CACHE_DIR});
+    args.insert(args.end(), {"--device", "host", "--testcases", SourcePath("tests/e2e/testcases/reduction"),
+                             "--cache-dir", JUDGE_TEST_CACHE_DIR});
   return RunJudge(args);
 }
 
@@ -127,7 +129,8 @@ TEST_F(Batch, ARerunKeepsResultsAndRegradesOnlyWhatChanged) {
 }
 
 TEST_F(Batch, ShardedAndMergedEqualsUnsharded) {
-  std::string s0 = (Scratch() / "shard0").string(), s1 = (Scratch() / "shard1").string(), merged = (Scratch() / "merged").string();
+  std::string s0 = (Scratch() / "shard0").string(), s1 = (Scratch() / "shard1").string(),
+              merged = (Scratch() / "merged").string();
   ASSERT_EQ(Judge({"batch", students_, "--out", s0, "--shard", "0/2"}).exit_code, 0);
   ASSERT_EQ(Judge({"batch", students_, "--out", s1, "--shard", "1/2"}).exit_code, 0);
   EXPECT_FALSE(fs::exists(fs::path(s0) / "batch.json"));  // a shard writes its submissions only
@@ -168,7 +171,8 @@ TEST_F(Batch, NamesEntriesRelativeToAnAbsoluteFolderAndKeepsItsPathOutOfTheResul
     fs::copy_file(SourcePath(std::string("tests/host_submissions/") + source), students / who / "kernel.cc");
   }
   fs::create_directories(students / "carol");
-  std::ofstream(students / "carol" / "kernel.cc") << "extern \"C\" void solve(const float* in, float* out, int N) { not C++ }\n";
+  std::ofstream(students / "carol" / "kernel.cc")
+      << "extern \"C\" void solve(const float* in, float* out, int N) { not C++ }\n";
   fs::path out = Scratch() / "course-results";
   JudgeRun r = Judge({"batch", students.string(), "--out", out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -181,13 +185,16 @@ TEST_F(Batch, NamesEntriesRelativeToAnAbsoluteFolderAndKeepsItsPathOutOfTheResul
     dirs.push_back(e["dir"].get<std::string>().substr(0, e["dir"].get<std::string>().rfind('-')));
   }
   EXPECT_EQ(names, (std::vector<std::string>{"alice/kernel.cc", "bob/kernel.cc", "carol/kernel.cc"}));
-  EXPECT_EQ(dirs, (std::vector<std::string>{"submissions/alice_kernel.cc", "submissions/bob_kernel.cc", "submissions/carol_kernel.cc"}));
+  EXPECT_EQ(dirs, (std::vector<std::string>{"submissions/alice_kernel.cc", "submissions/bob_kernel.cc",
+                                            "submissions/carol_kernel.cc"}));
   EXPECT_EQ(batch["leaderboard"][0]["name"], "alice/kernel.cc");
   for (const char* f : {"leaderboard.md", "scores.csv", "report.html"})
     EXPECT_NE(ReadText(out / f).find("bob/kernel.cc"), std::string::npos) << f;
-  EXPECT_NE(ReadText(out / "junit.xml").find("carol/kernel.cc:1:"), std::string::npos) << "the compiler's message, by name";
+  EXPECT_NE(ReadText(out / "junit.xml").find("carol/kernel.cc:1:"), std::string::npos)
+      << "the compiler's message, by name";
   for (const char* f : {"batch.json", "leaderboard.md", "scores.csv", "junit.xml", "report.html"})
-    EXPECT_EQ(ReadText(out / f).find(Scratch().string()), std::string::npos) << f << " names the grading machine's folder";
+    EXPECT_EQ(ReadText(out / f).find(Scratch().string()), std::string::npos)
+        << f << " names the grading machine's folder";
 }
 
 TEST_F(Batch, BadInputsAreUsageErrors) {
@@ -205,7 +212,10 @@ TEST_F(Batch, BadInputsAreUsageErrors) {
 TEST_F(Batch, HtmlReportRendersItsChartsInHeadlessChromium) {
   std::string browser;
   for (const char* b : {"chromium", "chromium-browser", "google-chrome"})
-    if (std::system((std::string("command -v ") + b + " >/dev/null 2>&1").c_str()) == 0) { browser = b; break; }
+    if (std::system((std::string("command -v ") + b + " >/dev/null 2>&1").c_str()) == 0) {
+      browser = b;
+      break;
+    }
   if (browser.empty()) GTEST_SKIP() << "no Chromium here (scripts/install-deps.sh installs it on Debian)";
   fs::path html = fs::path(unsharded_) / "report.html";
   fs::path dom = Scratch() / "dom.html", png = Scratch() / "report.png";
@@ -214,10 +224,13 @@ TEST_F(Batch, HtmlReportRendersItsChartsInHeadlessChromium) {
   ASSERT_EQ(std::system(dump.c_str()), 0) << dump;
   std::string rendered = ReadText(dom);
   size_t bars = 0;
-  for (size_t at = rendered.find("<rect class=\"bar"); at != std::string::npos; at = rendered.find("<rect class=\"bar", at + 1)) ++bars;
+  for (size_t at = rendered.find("<rect class=\"bar"); at != std::string::npos;
+       at = rendered.find("<rect class=\"bar", at + 1))
+    ++bars;
   EXPECT_EQ(bars, 3u + 3u);  // bandwidth and time charts: the crash and the compile error have no figure
   EXPECT_NE(rendered.find("class=\"reference\""), std::string::npos);  // the ceiling line
-  std::string shot = browser + flags + "--window-size=1100,1000 --screenshot=" + png.string() + " file://" + html.string() + " >/dev/null 2>&1";
+  std::string shot = browser + flags + "--window-size=1100,1000 --screenshot=" + png.string() + " file://" +
+                     html.string() + " >/dev/null 2>&1";
   ASSERT_EQ(std::system(shot.c_str()), 0) << shot;
   ASSERT_TRUE(fs::exists(png));
   EXPECT_GT(fs::file_size(png), 20000u);  // a blank page is a few KB

@@ -2,8 +2,8 @@
 // The whole judge - CLI, build, cache, worker process, deadlines, crash handling, checking,
 // reports - driven through the host test double, so it runs in CI without a GPU. Single hostile
 // submissions whose verdict and detail are all there is to assert live in tests/adversarial/.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -27,9 +27,10 @@
 namespace judge::testing {
 namespace {
 
-JudgeRun RunHostAt(const std::string& path, std::vector<std::string> extra = {}, std::vector<std::string> launcher = {}) {
-  std::vector<std::string> args = {"run", path, "--device", "host", "--testcases",
-                                   SourcePath("tests/e2e/testcases/reduction"), "--quiet"};
+JudgeRun RunHostAt(const std::string& path, std::vector<std::string> extra = {},
+                   std::vector<std::string> launcher = {}) {
+  std::vector<std::string> args = {
+      "run", path, "--device", "host", "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   return RunJudge(args, 600, launcher);
 }
@@ -103,12 +104,13 @@ TEST(HostE2E, CorrectSubmissionIsAcceptedWithTimings) {
   const Json* perf = r.Case("perf_small");
   ASSERT_NE(perf, nullptr);
   EXPECT_GE((*perf)["timing"]["device"]["samples"].get<int>(), 10);  // the performance policy's minimum
-  EXPECT_FALSE((*perf)["timing"].contains("hot"));  // only with --hot
+  EXPECT_FALSE((*perf)["timing"].contains("hot"));                   // only with --hot
   // The host double's clock is too cheap to correct for (on the GPU, times are net of the empty
   // event window: tests/gpu); its empty window is still measured and reported.
   EXPECT_GE(r.report["device"]["empty_window_ms"].get<double>(), 0);
   EXPECT_EQ((*perf)["timing"]["window_correction_ms"].get<double>(), 0);
-  EXPECT_DOUBLE_EQ((*perf)["timing"]["raw_median_ms"].get<double>(), (*perf)["timing"]["device"]["median_ms"].get<double>());
+  EXPECT_DOUBLE_EQ((*perf)["timing"]["raw_median_ms"].get<double>(),
+                   (*perf)["timing"]["device"]["median_ms"].get<double>());
   EXPECT_EQ((*perf)["timing"]["l2_flush"], "read");
   EXPECT_GT((*perf)["timing"]["gbps"].get<double>(), 0);
   EXPECT_GT(r.report["bandwidth"]["ceiling_gbps"].get<double>(), 0);  // measured (or cached) for this device
@@ -123,7 +125,8 @@ class SimulatedClock {
 };
 
 TEST(HostE2E, ThrottledSamplesAreDiscardedAndCounted) {
-  SimulatedClock clock("2000:2000,2000,2000,900");  // every fourth call ran under 75% of the peak (not a multiple of the 3 variants)
+  SimulatedClock clock(
+      "2000:2000,2000,2000,900");  // every fourth call ran under 75% of the peak (not a multiple of the 3 variants)
   JudgeRun r = RunHost("host_submissions/good_sum.cc", {"--cases", "perf_small"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const Json* perf = r.Case("perf_small");
@@ -181,7 +184,8 @@ TEST(HostE2E, AGpuThrottledThroughoutIsFlagged) {
 }
 
 TEST(HostE2E, HotFigureIsReportedSeparatelyForPerformanceCases) {
-  JudgeRun r = RunHost("host_submissions/good_sum.cc", {"--cases", "perf_small,small_int", "--hot", "--flush", "write"});
+  JudgeRun r =
+      RunHost("host_submissions/good_sum.cc", {"--cases", "perf_small,small_int", "--hot", "--flush", "write"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const Json* perf = r.Case("perf_small");
   ASSERT_NE(perf, nullptr);
@@ -235,15 +239,18 @@ TEST(HostE2E, SegfaultIsARuntimeErrorAndTheJudgeSurvives) {
 }
 
 TEST(HostE2E, CasesAfterACrashRunInAFreshWorker) {
-  JudgeRun r = RunHost("host_submissions/crash_on_large.cc", {"--cases", "small_int,medium_uniform,perf_small,after_large"});
+  JudgeRun r =
+      RunHost("host_submissions/crash_on_large.cc", {"--cases", "small_int,medium_uniform,perf_small,after_large"});
   EXPECT_EQ(Verdict(r, "small_int"), "AC");
   EXPECT_EQ(Verdict(r, "medium_uniform"), "RE");
   EXPECT_EQ(Verdict(r, "after_large"), "AC");
   // A failed official performance case cannot rank, so its unpredictable-size twin is not run.
   EXPECT_EQ(Verdict(r, "perf_small"), "RE");
   EXPECT_EQ(r.Case("perf_small_unpredictable_size"), nullptr);
-  EXPECT_NE(Detail(r, "perf_small").find("the unpredictable-size twin was not run: the official case was not accepted (RE)"),
-            std::string::npos) << Detail(r, "perf_small");
+  EXPECT_NE(
+      Detail(r, "perf_small").find("the unpredictable-size twin was not run: the official case was not accepted (RE)"),
+      std::string::npos)
+      << Detail(r, "perf_small");
 }
 
 TEST(HostE2E, AfterThreeCrashesInARowTheRestIsNotRun) {
@@ -311,7 +318,8 @@ TEST(HostE2E, SyntaxErrorIsACompileErrorWithFileAndLine) {
   for (const auto& c : r.report["cases"]) EXPECT_EQ(c["verdict"], "CE");
   const std::string log = r.report["build"]["log"];
   EXPECT_NE(log.find(SourcePath("tests/adversarial/compile_error.cc") + ":3"), std::string::npos) << log;
-  EXPECT_NE(log.find("    3 |   for (int i = 0; i < N; ++i) s += input[i];"), std::string::npos) << log;  // its own line, quoted
+  EXPECT_NE(log.find("    3 |   for (int i = 0; i < N; ++i) s += input[i];"), std::string::npos)
+      << log;  // its own line, quoted
   EXPECT_EQ(log.find("gpu-judge-compile-"), std::string::npos) << "the sandbox's copy must not show:\n" << log;
   EXPECT_NE(r.output.find("compile_error.cc:3"), std::string::npos);  // and the person sees it
 }
@@ -353,7 +361,8 @@ TEST(HostE2E, TheBuildSectionNamesTheCompileSandboxLayers) {
     EXPECT_EQ(p["active"], (*worker)["active"]) << "compiler: " << p.dump() << "\nworker: " << worker->dump();
     if (!p["active"].get<bool>())  // an inactive layer is a warning too
       EXPECT_NE(r.report["warnings"].dump().find("compile sandbox layer inactive: " + p["name"].get<std::string>()),
-                std::string::npos) << r.report["warnings"].dump();
+                std::string::npos)
+          << r.report["warnings"].dump();
   }
   JudgeRun off = RunHost("host_submissions/good_sum.cc", {"--cases", "example", "--cache-dir", cache, "--no-sandbox"});
   ASSERT_EQ(off.exit_code, 0) << off.output;
@@ -366,12 +375,14 @@ TEST(HostE2E, TheBuildSectionNamesTheCompileSandboxLayers) {
 
 TEST(HostE2E, IncludingEtcPasswdIsACompileErrorThatShowsNoLineOfIt) {
   TempFolder dir("judge-e2e-passwd-");
-  std::string src = dir.Write("passwd.cc", "#include \"/etc/passwd\"\n"
-                                           "extern \"C\" void solve(const float* in, float* out, int n) { out[0] = in[0]; }\n");
+  std::string src = dir.Write("passwd.cc",
+                              "#include \"/etc/passwd\"\n"
+                              "extern \"C\" void solve(const float* in, float* out, int n) { out[0] = in[0]; }\n");
   JudgeRun r = RunHostAt(src, {"--cases", "example"});
   ASSERT_TRUE(r.report.is_object()) << r.output;
   EXPECT_EQ(r.report["verdict"], "CE");
-  EXPECT_NE(r.report["build"]["log"].get<std::string>().find("/etc/passwd"), std::string::npos) << r.report["build"]["log"];
+  EXPECT_NE(r.report["build"]["log"].get<std::string>().find("/etc/passwd"), std::string::npos)
+      << r.report["build"]["log"];
   const std::string json = r.report.dump();
   std::ifstream passwd("/etc/passwd");
   int lines = 0;
@@ -390,7 +401,9 @@ TEST(HostE2E, IncludingEtcPasswdIsACompileErrorThatShowsNoLineOfIt) {
 // token. Its first line is one no compiler message quotes, so even without Landlock only the
 // quoted source line could show the marker, and the log filter drops that.
 struct Secret {
-  Secret() : marker("E2E_SECRET_" + std::to_string(::getpid())) { header = folder.Write("secret.h", "int " + marker + " = ;\n"); }
+  Secret() : marker("E2E_SECRET_" + std::to_string(::getpid())) {
+    header = folder.Write("secret.h", "int " + marker + " = ;\n");
+  }
   TempFolder folder{"judge-e2e-secret-"};
   TempFolder submissions{"judge-e2e-submission-"};
   std::string marker, header;
@@ -398,8 +411,10 @@ struct Secret {
 
 TEST(HostE2E, AHeaderOutsideTheSubmissionsFolderReachesNoReport) {
   Secret secret;
-  std::string src = secret.submissions.Write("leak.cc", "#include \"" + secret.header + "\"\n"
-                                                        "extern \"C\" void solve(const float* in, float* out, int n) {}\n");
+  std::string src =
+      secret.submissions.Write("leak.cc", "#include \"" + secret.header +
+                                              "\"\n"
+                                              "extern \"C\" void solve(const float* in, float* out, int n) {}\n");
   JudgeRun r = RunHostAt(src, {"--cases", "example"});
   ASSERT_TRUE(r.report.is_object()) << r.output;
   EXPECT_EQ(r.report["verdict"], "CE");
@@ -415,10 +430,12 @@ TEST(HostE2E, AHeaderOutsideTheSubmissionsFolderReachesNoReport) {
 TEST(HostE2E, NvccToo_AHeaderOutsideTheSubmissionsFolderReachesNoBuildOutput) {
   if (FindOnPath("nvcc").empty() && ::access("/usr/local/cuda/bin/nvcc", X_OK) != 0) GTEST_SKIP() << "no nvcc here";
   Secret secret;
-  std::string src = secret.submissions.Write("leak.cu", "#include \"" + secret.header + "\"\n"
-                                                        "__global__ void k(float* x) { x[0] = 1; }\n");
+  std::string src = secret.submissions.Write("leak.cu", "#include \"" + secret.header +
+                                                            "\"\n"
+                                                            "__global__ void k(float* x) { x[0] = 1; }\n");
   // `judge build` needs no GPU.
-  JudgeRun r = RunJudge({"build", src, "--arch", "sm_90", "--root", JUDGE_SOURCE_DIR, "--cache-dir", JUDGE_TEST_CACHE_DIR});
+  JudgeRun r =
+      RunJudge({"build", src, "--arch", "sm_90", "--root", JUDGE_SOURCE_DIR, "--cache-dir", JUDGE_TEST_CACHE_DIR});
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("compile error: " + src), std::string::npos) << r.output;
   EXPECT_NE(r.output.find(secret.header), std::string::npos) << r.output;
@@ -434,8 +451,8 @@ TEST(HostE2E, RunByAnUnprivilegedUserBothSandboxesStillHaveAPrivateNetwork) {
     launcher = {setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"};
   }
   TempFolder cache("judge-e2e-unprivileged-", 01777);  // the unprivileged judge's compile cache
-  JudgeRun r = RunHostAt(SourcePath("tests/host_submissions/good_sum.cc"), {"--cases", "example", "--cache-dir", cache.path()},
-                         launcher);
+  JudgeRun r = RunHostAt(SourcePath("tests/host_submissions/good_sum.cc"),
+                         {"--cases", "example", "--cache-dir", cache.path()}, launcher);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.report["verdict"], "AC");
   for (const Json* layers : {&r.report["protections"], &r.report["build"]["sandbox"]}) {
@@ -443,13 +460,17 @@ TEST(HostE2E, RunByAnUnprivilegedUserBothSandboxesStillHaveAPrivateNetwork) {
     const Json* user = FindLayer(*layers, "unprivileged");
     ASSERT_TRUE(net && user) << layers->dump();
     std::string detail = (*net)["detail"];
-    if (detail.find("refused too") != std::string::npos) GTEST_SKIP() << "user namespaces are disabled here: " << detail;
+    if (detail.find("refused too") != std::string::npos)
+      GTEST_SKIP() << "user namespaces are disabled here: " << detail;
     EXPECT_TRUE((*net)["active"].get<bool>()) << detail;
-    EXPECT_NE(detail.find("inside an unprivileged user namespace (uid " + std::to_string(launcher.empty() ? ::geteuid() : 65534)),
-              std::string::npos) << detail;
+    EXPECT_NE(detail.find("inside an unprivileged user namespace (uid " +
+                          std::to_string(launcher.empty() ? ::geteuid() : 65534)),
+              std::string::npos)
+        << detail;
     EXPECT_NE((*user)["detail"].get<std::string>().find("(not root)"), std::string::npos) << user->dump();
   }
-  EXPECT_NE(FindLayer(r.report["build"]["sandbox"], "rlimits")->dump().find("processes in its user namespace"), std::string::npos)
+  EXPECT_NE(FindLayer(r.report["build"]["sandbox"], "rlimits")->dump().find("processes in its user namespace"),
+            std::string::npos)
       << r.report["build"]["sandbox"].dump();
 }
 
@@ -470,7 +491,8 @@ TEST(HostE2E, BadInputsGetClearErrorsAndExitCode2) {
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.output.find("submission not found: no/such/file.cu"), std::string::npos) << missing.output;
 
-  JudgeRun problem = RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--device", "host", "--problem", "nope"});
+  JudgeRun problem =
+      RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--device", "host", "--problem", "nope"});
   EXPECT_EQ(problem.exit_code, 2);
   EXPECT_NE(problem.output.find("unknown problem \"nope\""), std::string::npos) << problem.output;
 
@@ -533,7 +555,8 @@ TEST(Cli, HelpListsTheCommandsAndEachCommandsOptions) {
   }
   JudgeRun run = RunJudge({"run", "--help"});
   EXPECT_EQ(run.exit_code, 0) << run.output;
-  for (const char* option : {"judge run [OPTION...] FILE", "--device", "--root", "--format", "--timing-processes", "--points"})
+  for (const char* option :
+       {"judge run [OPTION...] FILE", "--device", "--root", "--format", "--timing-processes", "--points"})
     EXPECT_NE(run.output.find(option), std::string::npos) << option << ":\n" << run.output;
   JudgeRun version = RunJudge({"--version"});
   EXPECT_EQ(version.exit_code, 0);
@@ -547,7 +570,8 @@ TEST(HostE2E, BrokenTestcaseFileNamesFileAndField) {
     std::ofstream f(dir + "/x.json");
     f << R"({"problem": "reduction", "cases": [{"name": "a", "scalars": {"N": 2}, "inputs": {"input": {"values": [1]}}}]})";
   }
-  JudgeRun r = RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--device", "host", "--testcases", dir});
+  JudgeRun r =
+      RunJudge({"run", SourcePath("tests/host_submissions/good_sum.cc"), "--device", "host", "--testcases", dir});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("x.json: cases[0].inputs.input.values: has 1 elements"), std::string::npos) << r.output;
   std::filesystem::remove_all(dir);
@@ -592,14 +616,15 @@ extern "C" int judge_reference(const JudgeReferenceArgs* args) {
 
 TEST(HostE2E, WithoutAGpuTheCudaDeviceStopsAtOnceWithExitCode3) {
   JudgeRun probe = RunJudge({"run", SourcePath("submissions/06_warp_unroll.cu"), "--cases", "example", "-q"});
-  if (probe.exit_code != 3) GTEST_SKIP() << "a GPU is present here (exit " << probe.exit_code << "): covered by the gpu tests";
+  if (probe.exit_code != 3)
+    GTEST_SKIP() << "a GPU is present here (exit " << probe.exit_code << "): covered by the gpu tests";
   EXPECT_NE(probe.output.find("no usable CUDA GPU"), std::string::npos) << probe.output;
   EXPECT_NE(probe.output.find("--device host"), std::string::npos);
 }
 
-
 TEST(HostE2E, InterruptedRunStillWritesACompleteReport) {
-  std::string out = std::filesystem::temp_directory_path().string() + "/judge-interrupt-" + std::to_string(::getpid()) + ".json";
+  std::string out =
+      std::filesystem::temp_directory_path().string() + "/judge-interrupt-" + std::to_string(::getpid()) + ".json";
   pid_t pid = fork();
   if (pid == 0) {
     int devnull = open("/dev/null", O_WRONLY);
@@ -624,14 +649,15 @@ TEST(HostE2E, InterruptedRunStillWritesACompleteReport) {
   std::filesystem::remove(out);
 }
 
-
 TEST(HostE2E, LadderGradesEverySubmissionInOrderAndWritesMarkdown) {
-  std::string md = std::filesystem::temp_directory_path().string() + "/judge-ladder-" + std::to_string(::getpid()) + ".md";
+  std::string md =
+      std::filesystem::temp_directory_path().string() + "/judge-ladder-" + std::to_string(::getpid()) + ".md";
   JudgeRun r = RunJudge({"ladder", SourcePath("tests/host_submissions"), "--device", "host", "--root", JUDGE_SOURCE_DIR,
-                         "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--cache-dir", JUDGE_TEST_CACHE_DIR,
-                         "--markdown", md});
+                         "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--cache-dir",
+                         JUDGE_TEST_CACHE_DIR, "--markdown", md});
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  size_t chatty = r.output.find("\nchatty "), crash = r.output.find("\ncrash_on_large "), good = r.output.find("\ngood_sum ");
+  size_t chatty = r.output.find("\nchatty "), crash = r.output.find("\ncrash_on_large "),
+         good = r.output.find("\ngood_sum ");
   ASSERT_NE(chatty, std::string::npos) << r.output;
   EXPECT_LT(chatty, crash);  // name order
   EXPECT_LT(crash, good);
@@ -643,11 +669,10 @@ TEST(HostE2E, LadderGradesEverySubmissionInOrderAndWritesMarkdown) {
   std::filesystem::remove(md);
 }
 
-
 JudgeRun RunCompare(const std::string& a, const std::string& b, const std::string& rounds) {
-  return RunJudge({"compare", SourcePath("tests/" + a), SourcePath("tests/" + b), "--device", "host", "--root", JUDGE_SOURCE_DIR,
-                   "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--cache-dir", JUDGE_TEST_CACHE_DIR,
-                   "--rounds", rounds});
+  return RunJudge({"compare", SourcePath("tests/" + a), SourcePath("tests/" + b), "--device", "host", "--root",
+                   JUDGE_SOURCE_DIR, "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--cache-dir",
+                   JUDGE_TEST_CACHE_DIR, "--rounds", rounds});
 }
 
 TEST(HostE2E, CompareFindsTheClearlyFasterSubmission) {
@@ -664,10 +689,10 @@ TEST(HostE2E, CompareRefusesAWrongSubmission) {
   EXPECT_NE(r.output.find("nan_output.cc is not accepted on perf_small"), std::string::npos) << r.output;
 }
 
-
 TEST(HostE2E, WritesJunitAndGradescopeFilesFromTheSameRun) {
   std::string base = std::filesystem::temp_directory_path().string() + "/judge-formats-" + std::to_string(::getpid());
-  JudgeRun r = RunHost("host_submissions/crash_on_large.cc", {"--junit", base + ".xml", "--gradescope", base + ".json"});
+  JudgeRun r =
+      RunHost("host_submissions/crash_on_large.cc", {"--junit", base + ".xml", "--gradescope", base + ".json"});
   EXPECT_EQ(r.exit_code, 1) << r.output;
   std::string cmd = "xmllint --noout --schema " + SourcePath("tests/schemas/junit.xsd") + " " + base + ".xml";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;

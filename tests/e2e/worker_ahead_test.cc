@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include <csignal>
 #include <signal.h>
 #include <stdlib.h>
+#include <csignal>
 
 #include <cstdlib>
 #include <filesystem>
@@ -33,13 +33,16 @@ class WorkerAheadTest : public ::testing::Test {
     ::setenv("TMPDIR", tmp_.c_str(), 1);
   }
   void TearDown() override {
-    if (saved_) ::setenv("TMPDIR", saved_->c_str(), 1);
-    else ::unsetenv("TMPDIR");
+    if (saved_)
+      ::setenv("TMPDIR", saved_->c_str(), 1);
+    else
+      ::unsetenv("TMPDIR");
     RemoveTree(tmp_);
   }
   size_t WorkerFolders() const {
     size_t n = 0;
-    for (const auto& e : fs::directory_iterator(tmp_)) n += e.path().filename().string().rfind("gpu-judge-worker-", 0) == 0;
+    for (const auto& e : fs::directory_iterator(tmp_))
+      n += e.path().filename().string().rfind("gpu-judge-worker-", 0) == 0;
     return n;
   }
   static WorkerRecipe HostRecipe(FlushMode flush = FlushMode::kRead) {

@@ -110,7 +110,8 @@ TEST_F(GpuTest, AtomicVersionIsWrongOnLargeCasesWithTheErrorShown) {
   // Without a bounds check its 256-thread blocks read past N whenever N is not a multiple of 256.
   EXPECT_EQ(VerdictOf(r, "example"), "MV");
   EXPECT_NE((*r.Case("example"))["detail"].get<std::string>().find("reads past the end"), std::string::npos);
-  EXPECT_NE((*r.Case("lc8_uniform_15m"))["detail"].get<std::string>().find("also reads past the end"), std::string::npos);
+  EXPECT_NE((*r.Case("lc8_uniform_15m"))["detail"].get<std::string>().find("also reads past the end"),
+            std::string::npos);
 }
 
 class SampleTest : public GpuTest, public ::testing::WithParamInterface<const char*> {};
@@ -134,7 +135,8 @@ TEST_F(GpuTest, HostSegfaultIsRuntimeErrorAndJudgeExitsNormally) {
 }
 
 TEST_F(GpuTest, StickyCudaErrorIsRuntimeErrorAndLaterCasesStillRun) {
-  JudgeRun r = Run("tests/adversarial/illegal_address.cu", {"--cases", "lc1_one_to_eight,lc7_uniform_10k,lc6_odd_length"});
+  JudgeRun r =
+      Run("tests/adversarial/illegal_address.cu", {"--cases", "lc1_one_to_eight,lc7_uniform_10k,lc6_odd_length"});
   EXPECT_EQ(VerdictOf(r, "lc1_one_to_eight"), "AC");
   EXPECT_EQ(VerdictOf(r, "lc7_uniform_10k"), "RE");
   EXPECT_NE((*r.Case("lc7_uniform_10k"))["detail"].get<std::string>().find("illegal"), std::string::npos)
