@@ -10,7 +10,8 @@
 namespace judge::testing {
 
 struct JudgeRun {
-  int exit_code = -1;
+  int exit_code = -1;      // 128 + the signal when killed by one
+  bool timed_out = false;  // killed at the deadline
   std::string output;  // stdout and stderr
   Json report;         // parsed from --out, null if absent
   const Json* Case(const std::string& name) const {
@@ -24,6 +25,9 @@ struct JudgeRun {
 // `judge <args...> --out <tmp>.json`, with a per-test compile cache in the build tree. `launcher`
 // runs the judge (e.g. setpriv, to run it as another user).
 JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds = 600, std::vector<std::string> launcher = {});
+// `judge <args...>` and nothing added: for tests of the options RunJudge adds itself.
+JudgeRun RunJudgeExactly(const std::vector<std::string>& args, double timeout_seconds = 600,
+                         const std::vector<std::string>& launcher = {});
 
 std::string SourcePath(const std::string& relative);  // inside the repository
 

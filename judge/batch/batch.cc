@@ -4,6 +4,8 @@
 #include <glob.h>
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 #include <atomic>
 #include <cctype>
 #include <chrono>
@@ -22,6 +24,7 @@
 #include "judge/report/reporter.h"
 #include "judge/util/fs.h"
 #include "judge/util/sha256.h"
+#include "judge/util/utf8.h"
 
 namespace judge {
 namespace fs = std::filesystem;
@@ -62,11 +65,12 @@ Expected<std::string> ContextHash(const RunOptions& o) {
 size_t PartCount(const fs::path& path) { return size_t(std::distance(path.begin(), path.end())); }
 
 // The last `count` parts of `path`: 2 of "/srv/students/alice/kernel.cu" is "alice/kernel.cu".
+// The name is text for the results: in util/utf8's valid form.
 std::string LastParts(const fs::path& path, size_t count) {
   std::vector<fs::path> parts(path.begin(), path.end());
   fs::path out;
   for (size_t i = parts.size() - std::min(count, parts.size()); i < parts.size(); ++i) out /= parts[i];
-  return out.generic_string();
+  return ValidUtf8(out.generic_string());
 }
 
 std::string FolderName(const std::string& name, const std::string& key) {
@@ -79,12 +83,6 @@ std::string FolderName(const std::string& name, const std::string& key) {
 
 // A result appears whole or not at all (resume after a kill).
 Status WriteText(const fs::path& path, const std::string& text) { return WriteFileAtomic(path.string(), text); }
-
-std::string Render(const Reporter& r, const RunReport& report) {
-  std::ostringstream out;
-  r.Write(report, out);
-  return out.str();
-}
 
 // The per-submission files; report.json last: it marks the folder complete.
 Status WriteEntry(const BatchEntry& e, const GradingPolicy& grading, const fs::path& dir) {
@@ -180,7 +178,12 @@ std::vector<std::string> EntryNames(const std::vector<FoundFile>& files) {
         }
   }
   std::vector<std::string> names;
-  for (size_t i = 0; i < files.size(); ++i) names.push_back(LastParts(files[i].path, parts[i]));
+  std::map<std::string, int> seen;
+  for (size_t i = 0; i < files.size(); ++i) {
+    names.push_back(LastParts(files[i].path, parts[i]));
+    // Paths that differ only in bytes that are not UTF-8 (the results are) are told apart by a count.
+    if (int n = ++seen[names.back()]; n > 1) names.back() += " (" + std::to_string(n) + ")";
+  }
   return names;
 }
 
@@ -252,25 +255,15 @@ Expected<BatchPlan> PlanBatch(const BatchOptions& b, const std::vector<Submissio
 
 // The results call a submission by its name, never by where this machine keeps it: the report's
 // path and the compiler's messages would otherwise carry the grading machine's folders.
-void NameSubmission(RunReport& r, const std::string& path, const std::string& name) {
+// The report's text is valid UTF-8 by now (MakeTextValid): the path is found there in that form.
+void NameSubmission(RunReport& r, const std::string& raw_path, const std::string& name) {
+  const std::string path = ValidUtf8(raw_path);
+  if (path != name)
+    ForEachText(r, [&](std::string& text) {
+      for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at + name.size()))
+        text.replace(at, path.size(), name);
+    });
   r.submission_path = name;
-  if (path == name) return;
-  auto rename = [&](std::string& text) {
-    for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at + name.size()))
-      text.replace(at, path.size(), name);
-  };
-  rename(r.message);
-  rename(r.build.log);
-  for (auto& w : r.warnings) rename(w);
-  for (auto& c : r.cases) {
-    rename(c.detail);
-    rename(c.worker_stdout);
-    rename(c.worker_stderr);
-  }
-  for (auto& s : r.sanitizers) {
-    rename(s.summary);
-    rename(s.findings);
-  }
 }
 
 std::string ProgressLine(const BatchProgress& p, const BatchEntry& e, const std::string& where, double elapsed,

@@ -5,9 +5,9 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <utility>
 
 #include "judge/batch/batch.h"
@@ -29,45 +29,45 @@ void PrintProgress(size_t i, size_t n, const CaseResult& r) {
                std::string(VerdictShort(r.verdict)).c_str(), FormatMs(r.event.median).c_str());
 }
 
-// The file a file option (--markdown FILE) names, opened for writing.
-Expected<std::unique_ptr<std::ofstream>> OpenOutput(const cxxopts::ParseResult& args, const std::string& option) {
-  std::string path = args[option].as<std::string>();
-  auto file = std::make_unique<std::ofstream>(path);
-  if (!*file)
-    return MakeError(ErrorCode::kUsage, "cannot write --" + option + " " + path + " (does its folder exist?)");
-  return file;
-}
-
 // What `judge run` writes the report as: --format on stdout, and a file per file option.
 struct RunReports {
-  ReporterMultiplex sinks;
-  std::vector<std::unique_ptr<std::ofstream>> files;
+  ReporterMultiplex on_stdout;
+  std::vector<std::pair<OutputFile, std::unique_ptr<Reporter>>> files;
+
+  // Files after stdout: a file that cannot be written leaves the report on stdout.
+  Status Write(const RunReport& report) const {
+    on_stdout.Write(report);
+    for (const auto& [file, reporter] : files) JUDGE_TRY(WriteOutput(file, Render(*reporter, report)));
+    return Status::Ok();
+  }
 };
 
 constexpr std::pair<const char*, const char*> kFileReports[] = {
     {"out", "json"}, {"junit", "junit"}, {"gradescope", "gradescope"}, {"markdown", "markdown"}, {"html", "html"}};
 
-// Opened before the run, so a typo in --format or an unwritable file costs no grading.
-Expected<RunReports> OpenReports(const cxxopts::ParseResult& args, const GradingPolicy& grading) {
+// Checked before the run, so a typo in --format or an unwritable file costs no grading.
+Expected<RunReports> PlanReports(const cxxopts::ParseResult& args, const GradingPolicy& grading, const std::string& submission) {
   RunReports out;
   ReporterOptions options;
   options.grading = grading;
   bool color = ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
-  for (const auto& format : SplitCommas(args["format"].as<std::string>())) {
+  auto formats = SplitCommas(args["format"].as<std::string>());
+  if (formats.empty())
+    return MakeError(ErrorCode::kUsage, std::string("--format needs a format: ") + kReportFormats + " (several: text,json)");
+  for (const auto& format : formats) {
     options.color = color && format == "text";
     auto reporter = MakeReporter(format, options);
-    if (!reporter)
-      return MakeError(ErrorCode::kUsage, "unknown --format \"" + format + "\" (expected " + kReportFormats + ")");
-    out.sinks.Add(std::move(reporter), &std::cout);
+    if (!reporter) return MakeError(ErrorCode::kUsage, "unknown --format \"" + format + "\" (expected " + kReportFormats + ")");
+    out.on_stdout.Add(std::move(reporter), &std::cout);
   }
   options.color = false;
-  for (const auto& [option, format] : kFileReports) {
-    if (!args.count(option)) continue;
-    auto file = OpenOutput(args, option);
-    if (!file) return file.error();
-    out.sinks.Add(MakeReporter(format, options), file->get());
-    out.files.push_back(std::move(*file));
-  }
+  std::vector<std::string> file_options;
+  for (const auto& [option, format] : kFileReports) file_options.push_back(option);
+  auto files = OutputFiles(args, file_options, {submission});
+  if (!files) return files.error();
+  for (auto& file : *files)
+    for (const auto& [option, format] : kFileReports)
+      if (file.option == option) out.files.emplace_back(std::move(file), MakeReporter(format, options));
   return out;
 }
 
@@ -100,7 +100,7 @@ void AddRunOptions(cxxopts::Options& opts) {
 Expected<int> RunCommand(const Invocation& in) {
   auto grading = GradingPolicyFor(in);
   if (!grading) return grading.error();
-  auto reports = OpenReports(in.options, *grading);
+  auto reports = PlanReports(in.options, *grading, in.operands[0]);
   if (!reports) return reports.error();
   auto o = ReadRunOptions(in);
   if (!o) return o.error();
@@ -112,7 +112,7 @@ Expected<int> RunCommand(const Invocation& in) {
   auto report = RunSubmission(*o);
   if (!report) return report.error();
   if (Interrupted()) report->exit_code = ExitCode::kInterrupted;
-  reports->sinks.Write(*report);
+  JUDGE_TRY(reports->Write(*report));
   return int(report->exit_code);
 }
 
@@ -175,13 +175,15 @@ Expected<int> LadderCommand(const Invocation& in) {
   std::string dir = in.operands.empty() ? o->root + "/submissions" : in.operands[0];
   auto files = LadderFiles(dir, o->device);
   if (files.empty()) return MakeError(ErrorCode::kUsage, "no submissions in " + dir);
+  auto markdown = OutputFiles(in.options, {"markdown"}, files);
+  if (!markdown) return markdown.error();
   auto rungs = ClimbLadder(*o, files);
   if (!rungs) return rungs.error();
   WriteLadderText(*rungs, std::cout);
-  if (in.options.count("markdown")) {
-    auto md = OpenOutput(in.options, "markdown");
-    if (!md) return md.error();
-    WriteLadderMarkdown(*rungs, **md);
+  for (const OutputFile& file : *markdown) {
+    std::ostringstream text;
+    WriteLadderMarkdown(*rungs, text);
+    JUDGE_TRY(WriteOutput(file, text.str()));
   }
   return Interrupted() ? int(ExitCode::kInterrupted) : 0;
 }

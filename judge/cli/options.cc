@@ -3,7 +3,10 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <random>
 #include <sstream>
 
@@ -98,6 +101,38 @@ Expected<GradingPolicy> GradingPolicyFor(const Invocation& in) {
   std::string path = in.shared.root + "/problems/" + in.shared.problem + "/grading.json";
   if (::access(path.c_str(), R_OK) == 0) return LoadGradingPolicy(path);
   return GradingPolicy{};
+}
+
+Expected<std::vector<OutputFile>> OutputFiles(const cxxopts::ParseResult& args, const std::vector<std::string>& options,
+                                              const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::vector<OutputFile> files;
+  for (const std::string& option : options) {
+    if (!args.count(option)) continue;
+    OutputFile file{option, args[option].as<std::string>()};
+    const std::string named = "--" + option + " " + file.path;
+    auto usage = [&](const std::string& why) { return MakeError(ErrorCode::kUsage, why); };
+    std::error_code ec;
+    if (file.path.empty()) return usage("--" + option + " needs a file name");
+    if (fs::is_directory(file.path, ec)) return usage(named + " is a folder: give the file to write");
+    for (const auto& input : inputs)
+      if (fs::equivalent(file.path, input, ec))
+        return usage(named + " is " + input + ", a submission being graded: the report would overwrite it; give the report a file of its own");
+    for (const auto& other : files)
+      if (other.path == file.path || fs::equivalent(other.path, file.path, ec))
+        return usage("--" + other.option + " and --" + option + " both name " + file.path + ": give each report a file of its own");
+    fs::path folder = fs::path(file.path).parent_path();
+    if (folder.empty()) folder = ".";
+    if (fs::is_directory(folder, ec) && ::access(folder.c_str(), W_OK) != 0)
+      return usage("cannot write " + named + ": " + std::strerror(errno));
+    files.push_back(std::move(file));
+  }
+  return files;
+}
+
+Status WriteOutput(const OutputFile& file, const std::string& text) {
+  if (auto st = WriteFileAtomic(file.path, text); !st) return MakeError(st.error().code, "--" + file.option + ": " + st.error().message);
+  return Status::Ok();
 }
 
 std::vector<std::string> SplitCommas(const std::string& s) {

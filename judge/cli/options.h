@@ -34,4 +34,19 @@ Expected<GradingPolicy> GradingPolicyFor(const Invocation& in);
 
 std::vector<std::string> SplitCommas(const std::string& s);
 
+// A file a file option names (--out FILE, --markdown FILE): checked before any work, written after
+// it, whole (WriteFileAtomic). A run that stops on bad input thus costs no file its user had, and
+// a report never lands on the file being graded.
+struct OutputFile {
+  std::string option;  // "out"
+  std::string path;
+};
+// The file options among `options` that are given, each checked: a file name, not a folder, not
+// one of `inputs` (the submissions read), not named by another option, in a folder that can be
+// written (when the folder exists; a missing one is made).
+Expected<std::vector<OutputFile>> OutputFiles(const cxxopts::ParseResult& args, const std::vector<std::string>& options,
+                                              const std::vector<std::string>& inputs);
+// An error names the option, the file and the operating system's reason.
+Status WriteOutput(const OutputFile& file, const std::string& text);
+
 }  // namespace judge::cli

@@ -2,6 +2,7 @@
 #pragma once
 // The in-memory result of one `judge run`. Every output format is rendered from this, never by
 // re-parsing another format's text.
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -125,5 +126,14 @@ struct RunReport {
   std::vector<std::string> warnings;
   const CaseResult* PrimaryPerformanceCase() const;  // first performance case, if any
 };
+
+// Every string a report holds, each once: what a batch renames (the grading machine's path of a
+// submission to its name) and what MakeTextValid repairs. A string field added to the report must
+// be added here.
+void ForEachText(RunReport& report, const std::function<void(std::string&)>& visit);
+// Applies util/utf8's rule to every string of the report: called where a report is finished, so
+// that every format renders it (a compiler log quoting a Latin-1 source line, a file name that is
+// not UTF-8, a submission's bytes on stdout).
+void MakeTextValid(RunReport& report);
 
 }  // namespace judge

@@ -50,6 +50,18 @@ TEST(Frame, RejectsForgedHeaders) {
   }
 }
 
+// Found by fuzzing: a submission throwing an exception whose message is not UTF-8 killed the
+// worker while it reported the exception (SIGABRT), and the message was lost.
+TEST(Frame, TextThatIsNotUtf8IsCarriedAsReplacementCharacters) {
+  Frame f = Encode(FaultMessage{FaultPhase::kSolve, FaultCause::kOther, "uncaught: caf\xe9"});
+  std::string bytes = EncodeFrame(f.header, f.blob);
+  FrameDecoder decoder(0);
+  ASSERT_TRUE(decoder.Feed(bytes.data(), bytes.size()).ok());
+  auto back = Decode(decoder.Pop());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(std::get<FaultMessage>(*back).message, "uncaught: caf\xEF\xBF\xBD");
+}
+
 CaseRequest SampleRequest() {
   CaseRequest r;
   r.name = "c";

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "judge/report/reporter.h"
+#include "judge/util/utf8.h"
 
 namespace judge {
 namespace {
@@ -161,6 +162,24 @@ TEST(GradescopeReport, HasTheSpecFieldsAndOnlyAcceptedPerformanceOnTheLeaderboar
   EXPECT_EQ(g["leaderboard"][0]["order"], "asc");
   r.cases[0].flags.push_back("work escaped the event window");  // a flagged time is not ranked
   EXPECT_TRUE(GradescopeResults(r)["leaderboard"].empty());
+}
+
+// Found by fuzzing: a compile log quoting a Latin-1 source line, or a file name that is not UTF-8,
+// made the JSON dump throw (nlohmann's type_error 316) and aborted a whole batch.
+TEST(ReportText, EveryFormatCarriesTextThatWasNotUtf8) {
+  RunReport r = Sample();
+  r.build.log = "k.cu:3: error: \"caf\xE9\" is \xC4\xE3\xBA\xC3";
+  ForEachText(r, [](std::string& s) { s += " \xE9"; });
+  EXPECT_THROW((void)ReportToJson(r).dump(), Json::type_error);  // what a finished report must never do
+  MakeTextValid(r);
+  ForEachText(r, [](std::string& s) { EXPECT_TRUE(IsValidUtf8(s)) << s; });
+  EXPECT_EQ(r.build.log, "k.cu:3: error: \"caf\xEF\xBF\xBD\" is \xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD \xEF\xBF\xBD");
+  for (const char* format : {"text", "json", "junit", "gradescope", "markdown", "html"}) {
+    std::ostringstream out;
+    MakeReporter(format)->Write(r, out);
+    EXPECT_TRUE(IsValidUtf8(out.str())) << format;
+    EXPECT_NE(out.str().find("\xEF\xBF\xBD"), std::string::npos) << format << ": the text is carried, not dropped";
+  }
 }
 
 TEST(Format, HumanQuantities) {

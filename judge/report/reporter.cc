@@ -2,6 +2,7 @@
 #include "judge/report/reporter.h"
 
 #include <cstdio>
+#include <sstream>
 
 namespace judge {
 
@@ -25,6 +26,12 @@ std::unique_ptr<Reporter> MakeReporter(const std::string& format, const Reporter
   if (format == "markdown") return std::make_unique<MarkdownReporter>();
   if (format == "html") return std::make_unique<HtmlReporter>();
   return nullptr;
+}
+
+std::string Render(const Reporter& reporter, const RunReport& report) {
+  std::ostringstream out;
+  reporter.Write(report, out);
+  return out.str();
 }
 
 void ReporterMultiplex::Write(const RunReport& report) const {

@@ -88,6 +88,9 @@ struct ReporterOptions {
 std::unique_ptr<Reporter> MakeReporter(const std::string& format, const ReporterOptions& options = {});
 inline constexpr const char* kReportFormats = "text, json, junit, gradescope, markdown or html";
 
+// The whole document `reporter` makes of `report`: for a file written at once (WriteFileAtomic).
+std::string Render(const Reporter& reporter, const RunReport& report);
+
 class ReporterMultiplex {
  public:
   void Add(std::unique_ptr<Reporter> reporter, std::ostream* out) { sinks_.emplace_back(std::move(reporter), out); }

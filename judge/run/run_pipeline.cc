@@ -26,6 +26,7 @@
 #include "judge/testcase/testcase.h"
 #include "judge/util/fs.h"
 #include "judge/util/sha256.h"
+#include "judge/util/utf8.h"
 
 #ifndef JUDGE_DATA_DIR
 #define JUDGE_DATA_DIR "/usr/local/share/gpu-judge"
@@ -59,6 +60,38 @@ std::string TargetFor(DeviceKind device, const std::string& arch, const DeviceIn
   return info ? ArchForComputeCapability(info->cc_major, info->cc_minor) : "sm_90";
 }
 
+// judge/build keeps a source's path in its cache's JSON, which holds UTF-8 only: a source whose
+// path is not UTF-8 (a student's Latin-1 file name) is compiled through a link whose path is, and
+// the log gets the source's own path back.
+class SourceForBuild {
+ public:
+  explicit SourceForBuild(const std::string& source) : source_(source), path_(source) {
+    if (IsValidUtf8(source)) return;
+    auto dir = MakeTempDir(fs::temp_directory_path().string(), "judge-source-");
+    if (!dir) return;  // then its own path: the build says what went wrong
+    dir_ = *dir;
+    std::string link = dir_ + "/submission" + ExtensionOf(source);
+    std::error_code ec;
+    fs::create_symlink(fs::absolute(source, ec), link, ec);
+    if (!ec) path_ = link;
+  }
+  ~SourceForBuild() {
+    if (!dir_.empty()) RemoveTree(dir_);
+  }
+  SourceForBuild(const SourceForBuild&) = delete;
+  SourceForBuild& operator=(const SourceForBuild&) = delete;
+  const std::string& path() const { return path_; }
+  std::string Log(std::string log) const {
+    if (path_ == source_) return log;
+    for (size_t at = log.find(path_); at != std::string::npos; at = log.find(path_, at + source_.size()))
+      log.replace(at, path_.size(), source_);
+    return log;
+  }
+
+ private:
+  std::string source_, path_, dir_;
+};
+
 // Builds (or fetches) the library and checks its entry point; fills report.build.
 Status Build(const RunOptions& o, const Problem& problem, RunReport& report) {
   BuildInfo& b = report.build;
@@ -72,7 +105,8 @@ Status Build(const RunOptions& o, const Problem& problem, RunReport& report) {
     auto compiler = CompilerFor(o.device);
     b.target = TargetFor(o.device, o.arch, report.device ? &*report.device : nullptr);
     CompileCache cache(o.cache_dir, CompileSandboxPolicy{o.sandbox});
-    auto built = cache.Build(*compiler, o.submission, b.target, problem.limits.compile_seconds);
+    SourceForBuild source(o.submission);
+    auto built = cache.Build(*compiler, source.path(), b.target, problem.limits.compile_seconds);
     if (!built) return built.error();
     b.sandbox = built->sandbox;
     for (const auto& p : b.sandbox)
@@ -86,7 +120,7 @@ Status Build(const RunOptions& o, const Problem& problem, RunReport& report) {
     b.flags = built->flags;
     b.seconds = built->seconds;
     b.compile_seconds = built->compile_seconds;
-    b.log = built->log;
+    b.log = source.Log(built->log);
     b.library_path = built->library_path;
     b.cache_key = built->key;
     if (!b.ok) {
@@ -385,6 +419,7 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
   report.verdict = WorstVerdict(verdicts);
   report.exit_code = ExitCodeForVerdict(report.verdict);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  MakeTextValid(report);
   return report;
 }
 
@@ -409,9 +444,10 @@ Expected<BuildOnlyResult> BuildOnly(const std::string& source, DeviceKind device
   JUDGE_TRY(ValidateSubmissionPath(source));
   auto compiler = CompilerFor(device);
   CompileCache cache(cache_dir, CompileSandboxPolicy{sandbox});
-  auto built = cache.Build(*compiler, source, TargetFor(device, arch, nullptr), 600);
+  SourceForBuild compiled(source);
+  auto built = cache.Build(*compiler, compiled.path(), TargetFor(device, arch, nullptr), 600);
   if (!built) return built.error();
-  BuildOnlyResult r{built->ok, built->library_path, built->log, built->cache_hit, built->sandbox};
+  BuildOnlyResult r{built->ok, built->library_path, compiled.Log(built->log), built->cache_hit, built->sandbox};
   if (!r.ok) return r;
   auto symbols = ReadExportedFunctions(r.library_path);
   if (!symbols) return symbols.error();

@@ -18,7 +18,7 @@ std::string JsonTypeName(const Json& j) {
 }
 
 Expected<Json> ParseJsonFile(const std::string& path) {
-  auto text = ReadFile(path);
+  auto text = ReadFile(path, kMaxJsonBytes);
   if (!text) return text.error();
   try {
     return Json::parse(*text);

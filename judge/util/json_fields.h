@@ -29,6 +29,9 @@ class JsonContext {
 };
 
 std::string JsonTypeName(const Json& j);
+// A JSON file the judge reads (problem, testcases, grading policy, batch results) is at most this:
+// parsed, a document takes several times its size in memory.
+inline constexpr uint64_t kMaxJsonBytes = uint64_t(64) << 20;
 Expected<Json> ParseJsonFile(const std::string& path);  // with line/column on syntax errors
 
 Expected<const Json*> RequireField(const Json& obj, const std::string& key, const JsonContext& ctx);

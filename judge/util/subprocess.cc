@@ -14,6 +14,8 @@
 #include <optional>
 #include <sstream>
 
+#include "judge/util/utf8.h"
+
 namespace judge {
 namespace {
 
@@ -104,6 +106,7 @@ Expected<ProcessResult> RunProcess(const std::vector<std::string>& argv, const P
   if (result.exit_code == 127 && result.output.find("cannot execute") != std::string::npos)
     return MakeError(ErrorCode::kSubprocess, result.output);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (!IsValidUtf8(result.output)) result.output = ValidUtf8(result.output);
   return result;
 }
 

@@ -15,7 +15,8 @@ struct ProcessResult {
   int exit_code = -1;      // valid when !signaled
   int signal = 0;          // the terminating signal, 0 if it exited
   bool timed_out = false;  // killed by us at the deadline
-  std::string output;      // stdout and stderr interleaved, capped
+  std::string output;      // stdout and stderr interleaved, capped; text (util/utf8's rule: the
+                           // compile cache keeps it in JSON, and the cap may cut a character)
   bool output_truncated = false;
   double seconds = 0;
   bool Succeeded() const { return !timed_out && signal == 0 && exit_code == 0; }

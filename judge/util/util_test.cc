@@ -2,6 +2,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 
@@ -9,6 +13,8 @@
 #include "judge/util/sha256.h"
 #include "judge/util/size_expr.h"
 #include "judge/util/subprocess.h"
+#include "judge/util/utf8.h"
+#include "judge/util/json_fields.h"
 
 namespace judge {
 namespace {
@@ -44,12 +50,46 @@ TEST(SizeExpr, ErrorsNameTheProblem) {
   EXPECT_FALSE(EvalSizeExpr("N $", s).ok());
 }
 
+TEST(Utf8, EachMaximalInvalidSubpartBecomesOneReplacementCharacter) {
+  const std::string R = "\xEF\xBF\xBD";  // U+FFFD
+  struct Case {
+    const char* what;
+    std::string in, out;
+  };
+  const Case cases[] = {
+      {"ASCII", "plain", "plain"},
+      {"UTF-8 e acute", "caf\xC3\xA9", "caf\xC3\xA9"},
+      {"UTF-8 Chinese and an emoji", "\xE4\xBD\xA0\xE5\xA5\xBD \xF0\x9F\x98\x80", "\xE4\xBD\xA0\xE5\xA5\xBD \xF0\x9F\x98\x80"},
+      {"Latin-1 e acute", "caf\xE9 ok", "caf" + R + " ok"},
+      {"GBK", "\xC4\xE3\xBA\xC3", R + R + R},
+      {"a sequence cut short at the end", "x\xF0\x9F\x98", "x" + R},
+      {"an overlong slash", "\xC0\xAF", R + R},
+      {"a UTF-16 surrogate", "\xED\xA0\x80", R + R + R},
+      {"above U+10FFFF", "\xF4\x90\x80\x80", R + R + R + R},
+      {"a lone continuation byte", "a\x80" "b", "a" + R + "b"},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(ValidUtf8(c.in), c.out) << c.what;
+    EXPECT_EQ(IsValidUtf8(c.in), c.in == c.out) << c.what;
+    // nlohmann::json's replacing dump follows the same practice: one rule, whichever applies it.
+    EXPECT_EQ(Json(c.in).dump(-1, ' ', false, Json::error_handler_t::replace), Json(c.out).dump()) << c.what;
+  }
+}
+
 TEST(Subprocess, CapturesOutputAndExitCode) {
   auto r = RunProcess({"sh", "-c", "echo out; echo err >&2; exit 7"}, {});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->exit_code, 7);
   EXPECT_NE(r->output.find("out"), std::string::npos);
   EXPECT_NE(r->output.find("err"), std::string::npos);
+}
+
+// Found by fuzzing: a compiler quoting a Latin-1 source line aborted the judge where the compile
+// cache wrote the log as JSON.
+TEST(Subprocess, OutputIsText) {
+  auto r = RunProcess({"printf", "caf\\351 \\304\\343"}, {});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->output, "caf\xEF\xBF\xBD \xEF\xBF\xBD\xEF\xBF\xBD");
 }
 
 TEST(Subprocess, KillsAtTheDeadline) {
@@ -117,6 +157,66 @@ TEST(Fs, MissingFileIsAUsageError) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kUsage);
   EXPECT_NE(r.error().message.find("/nonexistent/x.cu"), std::string::npos);
+}
+
+// Found by fuzzing: a submission or cases.json that is /dev/zero grew the judge to 24 GB, a FIFO
+// hung it.
+TEST(Fs, ReadsOnlyRegularFiles) {
+  auto zero = ReadFile("/dev/zero");
+  ASSERT_FALSE(zero.ok());
+  EXPECT_EQ(zero.error().message, "/dev/zero is a character device: the judge reads only regular files");
+  auto dir = MakeTempDir(std::filesystem::temp_directory_path().string(), "judge-fs-test-");
+  ASSERT_TRUE(dir.ok());
+  std::string fifo = *dir + "/cases.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto start = std::chrono::steady_clock::now();
+  auto piped = ReadFile(fifo);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  ASSERT_FALSE(piped.ok());
+  EXPECT_NE(piped.error().message.find("is a FIFO (named pipe): the judge reads only regular files"), std::string::npos);
+  std::filesystem::create_symlink("/dev/zero", *dir + "/k.cu");
+  EXPECT_NE(ReadFile(*dir + "/k.cu").error().message.find("a character device"), std::string::npos);
+  EXPECT_NE(ReadFile(*dir).error().message.find("is a directory"), std::string::npos);
+  RemoveTree(*dir);
+}
+
+TEST(Fs, ReadingStopsAtTheLimitAndSaysWhichLimit) {
+  auto dir = MakeTempDir(std::filesystem::temp_directory_path().string(), "judge-fs-test-");
+  ASSERT_TRUE(dir.ok());
+  ASSERT_TRUE(WriteFileAtomic(*dir + "/big", std::string(5000, 'x')).ok());
+  EXPECT_EQ(ReadFile(*dir + "/big", 5000).value().size(), 5000u);
+  auto r = ReadFile(*dir + "/big", 4096);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, *dir + "/big is larger than the judge's limit of 4 KiB for a file it reads");
+  RemoveTree(*dir);
+}
+
+TEST(Fs, WriteErrorsNameTheFileAndTheReason) {
+  auto full = WriteFileAtomic("/dev/full", "report");  // a device is written in place, never renamed over
+  ASSERT_FALSE(full.ok());
+  EXPECT_EQ(full.error().message, "cannot write /dev/full: No space left on device");
+  struct stat st {};
+  ASSERT_EQ(::stat("/dev/full", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  EXPECT_TRUE(WriteFileAtomic("/dev/null", "report").ok());
+  auto dir = MakeTempDir(std::filesystem::temp_directory_path().string(), "judge-fs-test-");
+  ASSERT_TRUE(dir.ok());
+  std::string fifo = *dir + "/report.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(WriteFileAtomic(fifo, "report").error().message, "cannot write " + fifo + ": a FIFO that no one reads");
+  EXPECT_NE(WriteFileAtomic(*dir, "x").error().message.find("it is a directory"), std::string::npos);
+  if (::geteuid() != 0) {  // root writes anywhere
+    std::filesystem::create_directories(*dir + "/ro");
+    ::chmod((*dir + "/ro").c_str(), 0500);
+    EXPECT_EQ(WriteFileAtomic(*dir + "/ro/x.json", "x").error().message, "cannot write " + *dir + "/ro/x.json: Permission denied");
+  }
+  RemoveTree(*dir);
+}
+
+TEST(Fs, FormatBytesNamesTheUnit) {
+  EXPECT_EQ(FormatBytes(uint64_t(256) << 20), "256 MiB");
+  EXPECT_EQ(FormatBytes(4096), "4 KiB");
+  EXPECT_EQ(FormatBytes(17), "17 bytes");
 }
 
 }  // namespace
