@@ -30,8 +30,8 @@ JudgeRun RunJudgeExactly(const std::vector<std::string>& args, double timeout_se
 
 JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds, std::vector<std::string> launcher) {
   static int counter = 0;
-  std::string out = std::filesystem::temp_directory_path().string() + "/judge-e2e-" + std::to_string(::getpid()) +
-                    "-" + std::to_string(counter++) + ".json";
+  std::string out = std::filesystem::temp_directory_path().string() + "/judge-e2e-" + std::to_string(::getpid()) + "-" +
+                    std::to_string(counter++) + ".json";
   if (args.size() && args[0] == "run") {
     bool has_root = false, has_cache = false;
     for (const auto& a : args) {

@@ -12,8 +12,8 @@ namespace judge::testing {
 struct JudgeRun {
   int exit_code = -1;      // 128 + the signal when killed by one
   bool timed_out = false;  // killed at the deadline
-  std::string output;  // stdout and stderr
-  Json report;         // parsed from --out, null if absent
+  std::string output;      // stdout and stderr
+  Json report;             // parsed from --out, null if absent
   const Json* Case(const std::string& name) const {
     if (!report.is_object()) return nullptr;
     for (const auto& c : report["cases"])

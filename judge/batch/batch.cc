@@ -4,8 +4,6 @@
 #include <glob.h>
 
 #include <algorithm>
-#include <cctype>
-#include <map>
 #include <atomic>
 #include <cctype>
 #include <chrono>

@@ -46,18 +46,21 @@ constexpr std::pair<const char*, const char*> kFileReports[] = {
     {"out", "json"}, {"junit", "junit"}, {"gradescope", "gradescope"}, {"markdown", "markdown"}, {"html", "html"}};
 
 // Checked before the run, so a typo in --format or an unwritable file costs no grading.
-Expected<RunReports> PlanReports(const cxxopts::ParseResult& args, const GradingPolicy& grading, const std::string& submission) {
+Expected<RunReports> PlanReports(const cxxopts::ParseResult& args, const GradingPolicy& grading,
+                                 const std::string& submission) {
   RunReports out;
   ReporterOptions options;
   options.grading = grading;
   bool color = ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
   auto formats = SplitCommas(args["format"].as<std::string>());
   if (formats.empty())
-    return MakeError(ErrorCode::kUsage, std::string("--format needs a format: ") + kReportFormats + " (several: text,json)");
+    return MakeError(ErrorCode::kUsage,
+                     std::string("--format needs a format: ") + kReportFormats + " (several: text,json)");
   for (const auto& format : formats) {
     options.color = color && format == "text";
     auto reporter = MakeReporter(format, options);
-    if (!reporter) return MakeError(ErrorCode::kUsage, "unknown --format \"" + format + "\" (expected " + kReportFormats + ")");
+    if (!reporter)
+      return MakeError(ErrorCode::kUsage, "unknown --format \"" + format + "\" (expected " + kReportFormats + ")");
     out.on_stdout.Add(std::move(reporter), &std::cout);
   }
   options.color = false;

@@ -117,10 +117,12 @@ Expected<std::vector<OutputFile>> OutputFiles(const cxxopts::ParseResult& args, 
     if (fs::is_directory(file.path, ec)) return usage(named + " is a folder: give the file to write");
     for (const auto& input : inputs)
       if (fs::equivalent(file.path, input, ec))
-        return usage(named + " is " + input + ", a submission being graded: the report would overwrite it; give the report a file of its own");
+        return usage(named + " is " + input +
+                     ", a submission being graded: the report would overwrite it; give the report a file of its own");
     for (const auto& other : files)
       if (other.path == file.path || fs::equivalent(other.path, file.path, ec))
-        return usage("--" + other.option + " and --" + option + " both name " + file.path + ": give each report a file of its own");
+        return usage("--" + other.option + " and --" + option + " both name " + file.path +
+                     ": give each report a file of its own");
     fs::path folder = fs::path(file.path).parent_path();
     if (folder.empty()) folder = ".";
     if (fs::is_directory(folder, ec) && ::access(folder.c_str(), W_OK) != 0)
@@ -131,7 +133,8 @@ Expected<std::vector<OutputFile>> OutputFiles(const cxxopts::ParseResult& args, 
 }
 
 Status WriteOutput(const OutputFile& file, const std::string& text) {
-  if (auto st = WriteFileAtomic(file.path, text); !st) return MakeError(st.error().code, "--" + file.option + ": " + st.error().message);
+  if (auto st = WriteFileAtomic(file.path, text); !st)
+    return MakeError(st.error().code, "--" + file.option + ": " + st.error().message);
   return Status::Ok();
 }
 

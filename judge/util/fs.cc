@@ -35,8 +35,8 @@ Status OnlyRegular(const std::string& path, const struct stat& st) {
 }
 
 Error TooLarge(const std::string& path, uint64_t max_bytes) {
-  return MakeError(ErrorCode::kBadInput, path + " is larger than the judge's limit of " + FormatBytes(max_bytes) +
-                                             " for a file it reads");
+  return MakeError(ErrorCode::kBadInput,
+                   path + " is larger than the judge's limit of " + FormatBytes(max_bytes) + " for a file it reads");
 }
 
 // Closes on every path out.
@@ -65,7 +65,8 @@ Status WriteInPlace(const std::string& path, const std::string& contents) {
   // writes block again (a reader that is slow is still a reader).
   Fd f{::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)};
   if (f.fd < 0)
-    return MakeError(ErrorCode::kIo, "cannot write " + path + ": " + (errno == ENXIO ? "a FIFO that no one reads" : OsReason()));
+    return MakeError(ErrorCode::kIo,
+                     "cannot write " + path + ": " + (errno == ENXIO ? "a FIFO that no one reads" : OsReason()));
   ::fcntl(f.fd, F_SETFL, ::fcntl(f.fd, F_GETFL) & ~O_NONBLOCK);
   JUDGE_TRY(WriteAll(f.fd, contents, path));
   int fd = f.fd;
@@ -148,8 +149,7 @@ Status MakeDirs(const std::string& path) {
 Expected<std::string> MakeTempDir(const std::string& parent, const std::string& prefix) {
   JUDGE_TRY(MakeDirs(parent));
   std::string templ = (fs::path(parent) / (prefix + "XXXXXX")).string();
-  if (::mkdtemp(templ.data()) == nullptr)
-    return MakeError(ErrorCode::kIo, "mkdtemp in " + parent + ": " + OsReason());
+  if (::mkdtemp(templ.data()) == nullptr) return MakeError(ErrorCode::kIo, "mkdtemp in " + parent + ": " + OsReason());
   return templ;
 }
 

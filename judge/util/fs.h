@@ -29,7 +29,7 @@ void RemoveTree(const std::string& path);
 std::string Basename(const std::string& path);
 std::string StemOf(const std::string& path);       // "a/b/06_warp_unroll.cu" -> "06_warp_unroll"
 std::string ExtensionOf(const std::string& path);  // ".cu"
-std::string ExecutablePath();  // /proc/self/exe, resolved
-std::string FormatBytes(uint64_t bytes);  // "256 MiB", "3 KiB", "17 bytes"
+std::string ExecutablePath();                      // /proc/self/exe, resolved
+std::string FormatBytes(uint64_t bytes);           // "256 MiB", "3 KiB", "17 bytes"
 
 }  // namespace judge

@@ -10,11 +10,11 @@
 #include <filesystem>
 
 #include "judge/util/fs.h"
+#include "judge/util/json_fields.h"
 #include "judge/util/sha256.h"
 #include "judge/util/size_expr.h"
 #include "judge/util/subprocess.h"
 #include "judge/util/utf8.h"
-#include "judge/util/json_fields.h"
 
 namespace judge {
 namespace {
@@ -59,14 +59,18 @@ TEST(Utf8, EachMaximalInvalidSubpartBecomesOneReplacementCharacter) {
   const Case cases[] = {
       {"ASCII", "plain", "plain"},
       {"UTF-8 e acute", "caf\xC3\xA9", "caf\xC3\xA9"},
-      {"UTF-8 Chinese and an emoji", "\xE4\xBD\xA0\xE5\xA5\xBD \xF0\x9F\x98\x80", "\xE4\xBD\xA0\xE5\xA5\xBD \xF0\x9F\x98\x80"},
+      {"UTF-8 Chinese and an emoji", "\xE4\xBD\xA0\xE5\xA5\xBD \xF0\x9F\x98\x80",
+       "\xE4\xBD\xA0\xE5\xA5\xBD \xF0\x9F\x98\x80"},
       {"Latin-1 e acute", "caf\xE9 ok", "caf" + R + " ok"},
       {"GBK", "\xC4\xE3\xBA\xC3", R + R + R},
       {"a sequence cut short at the end", "x\xF0\x9F\x98", "x" + R},
       {"an overlong slash", "\xC0\xAF", R + R},
       {"a UTF-16 surrogate", "\xED\xA0\x80", R + R + R},
       {"above U+10FFFF", "\xF4\x90\x80\x80", R + R + R + R},
-      {"a lone continuation byte", "a\x80" "b", "a" + R + "b"},
+      {"a lone continuation byte",
+       "a\x80"
+       "b",
+       "a" + R + "b"},
   };
   for (const auto& c : cases) {
     EXPECT_EQ(ValidUtf8(c.in), c.out) << c.what;
@@ -173,7 +177,8 @@ TEST(Fs, ReadsOnlyRegularFiles) {
   auto piped = ReadFile(fifo);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
   ASSERT_FALSE(piped.ok());
-  EXPECT_NE(piped.error().message.find("is a FIFO (named pipe): the judge reads only regular files"), std::string::npos);
+  EXPECT_NE(piped.error().message.find("is a FIFO (named pipe): the judge reads only regular files"),
+            std::string::npos);
   std::filesystem::create_symlink("/dev/zero", *dir + "/k.cu");
   EXPECT_NE(ReadFile(*dir + "/k.cu").error().message.find("a character device"), std::string::npos);
   EXPECT_NE(ReadFile(*dir).error().message.find("is a directory"), std::string::npos);
@@ -208,7 +213,8 @@ TEST(Fs, WriteErrorsNameTheFileAndTheReason) {
   if (::geteuid() != 0) {  // root writes anywhere
     std::filesystem::create_directories(*dir + "/ro");
     ::chmod((*dir + "/ro").c_str(), 0500);
-    EXPECT_EQ(WriteFileAtomic(*dir + "/ro/x.json", "x").error().message, "cannot write " + *dir + "/ro/x.json: Permission denied");
+    EXPECT_EQ(WriteFileAtomic(*dir + "/ro/x.json", "x").error().message,
+              "cannot write " + *dir + "/ro/x.json: Permission denied");
   }
   RemoveTree(*dir);
 }
