@@ -7,11 +7,12 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ nlohmann-json3-dev libspdlog-dev libcxxopts-dev libgtest-dev libseccomp-dev libxml2-utils)
-# Test tools: shellcheck and PyYAML (tests/deploy), and headless Chromium for the HTML-report test;
+# Test tools: shellcheck and PyYAML (tests/deploy), clang-format (the format test), and headless
+# Chromium for the HTML-report test;
 # Debian ships Chromium as a package, Ubuntu as a snap (no snapd in containers), so there that
 # test skips and says why. JUDGE_RUNTIME_ONLY=1 leaves them out (the Docker image runs no tests).
 if [ "${JUDGE_RUNTIME_ONLY:-0}" != 1 ]; then
-  packages+=(shellcheck python3-yaml)
+  packages+=(shellcheck python3-yaml clang-format)
   # shellcheck disable=SC1091  # os-release is the system's
   . /etc/os-release 2>/dev/null || ID=unknown
   if [ "$ID" = debian ]; then packages+=(chromium); fi

@@ -11,8 +11,10 @@ namespace judge::testing {
 
 std::string SourcePath(const std::string& relative) { return std::string(JUDGE_SOURCE_DIR) + "/" + relative; }
 
-JudgeRun RunJudgeExactly(const std::vector<std::string>& args, double timeout_seconds) {
-  std::vector<std::string> argv = {JUDGE_BINARY};
+JudgeRun RunJudgeExactly(const std::vector<std::string>& args, double timeout_seconds,
+                         const std::vector<std::string>& launcher) {
+  std::vector<std::string> argv = launcher;
+  argv.push_back(JUDGE_BINARY);
   argv.insert(argv.end(), args.begin(), args.end());
   JudgeRun run;
   auto r = RunProcess(argv, ProcessOptions{timeout_seconds, 4 << 20, ""});
@@ -26,7 +28,7 @@ JudgeRun RunJudgeExactly(const std::vector<std::string>& args, double timeout_se
   return run;
 }
 
-JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds) {
+JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds, std::vector<std::string> launcher) {
   static int counter = 0;
   std::string out = std::filesystem::temp_directory_path().string() + "/judge-e2e-" + std::to_string(::getpid()) + "-" +
                     std::to_string(counter++) + ".json";
@@ -40,7 +42,7 @@ JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds) {
     if (!has_root) args.insert(args.end(), {"--root", JUDGE_SOURCE_DIR});
     if (!has_cache) args.insert(args.end(), {"--cache-dir", JUDGE_TEST_CACHE_DIR});
   }
-  JudgeRun run = RunJudgeExactly(args, timeout_seconds);
+  JudgeRun run = RunJudgeExactly(args, timeout_seconds, launcher);
   auto text = ReadFile(out);
   if (text) run.report = Json::parse(*text, nullptr, false);
   std::filesystem::remove(out);

@@ -22,10 +22,12 @@ struct JudgeRun {
   }
 };
 
-// `judge <args...> --out <tmp>.json`, with a per-test compile cache in the build tree.
-JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds = 600);
+// `judge <args...> --out <tmp>.json`, with a per-test compile cache in the build tree. `launcher`
+// runs the judge (e.g. setpriv, to run it as another user).
+JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds = 600, std::vector<std::string> launcher = {});
 // `judge <args...>` and nothing added: for tests of the options RunJudge adds itself.
-JudgeRun RunJudgeExactly(const std::vector<std::string>& args, double timeout_seconds = 600);
+JudgeRun RunJudgeExactly(const std::vector<std::string>& args, double timeout_seconds = 600,
+                         const std::vector<std::string>& launcher = {});
 
 std::string SourcePath(const std::string& relative);  // inside the repository
 

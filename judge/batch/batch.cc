@@ -16,6 +16,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "judge/problem/problem.h"

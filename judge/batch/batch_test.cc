@@ -143,6 +143,7 @@ TEST(ReportJson, RoundTripsEverythingTheReportersUse) {
   r.device = d;
   r.build.attempted = r.build.ok = true;
   r.build.compiler = "nvcc 13.0";
+  r.build.sandbox = {{"landlock", true, "ABI 7: read-only toolchain"}, {"network_namespace", false, "unshare: EPERM"}};
   CaseResult c;
   c.name = "perf_4m";
   c.kind = CaseKind::kPerformance;

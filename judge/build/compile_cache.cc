@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "judge/build/compile_log.h"
 #include "judge/util/fs.h"
 #include "judge/util/json_fields.h"
 #include "judge/util/sha256.h"
@@ -27,7 +28,7 @@ std::string ReplaceAll(std::string text, const std::string& from, const std::str
 }  // namespace
 
 std::string CompileCacheKey(const std::string& compiler_identity, const std::vector<std::string>& flags,
-                            const std::string& target, const std::string& source) {
+                            const std::string& target, const std::string& source, const std::string& confinement) {
   Sha256 h;
   // Each input is tagged and length-delimited so no two different inputs can collide by concatenation.
   auto add = [&h](const std::string& tag, const std::string& value) {
@@ -39,10 +40,12 @@ std::string CompileCacheKey(const std::string& compiler_identity, const std::vec
   for (const auto& f : flags) add("flag", f);
   add("target", target);
   add("source", source);
+  add("confinement", confinement);
   return h.HexDigest();
 }
 
-CompileCache::CompileCache(std::string dir) : dir_(std::move(dir)) {}
+CompileCache::CompileCache(std::string dir, CompileSandboxPolicy sandbox)
+    : dir_(std::move(dir)), sandbox_(std::move(sandbox)) {}
 
 std::string CompileCache::DefaultDir() {
   if (const char* d = std::getenv("JUDGE_CACHE_DIR"); d && *d) return d;
@@ -65,6 +68,7 @@ Expected<BuildOutcome> CompileCache::Lookup(const std::string& key) const {
   out.ok = meta->value("ok", false);
   out.log = meta->value("log", "");
   out.compile_seconds = meta->value("compile_seconds", 0.0);
+  out.sandbox = SandboxReportFromJson(meta->value("sandbox", Json::array()));
   out.cache_hit = true;
   out.key = key;
   if (out.ok) {
@@ -81,7 +85,7 @@ Expected<BuildOutcome> CompileCache::Build(Compiler& compiler, const std::string
   if (!source) return source.error();
   auto identity = compiler.Identity();
   if (!identity) return identity.error();
-  std::string key = CompileCacheKey(*identity, compiler.Flags(target), target, *source);
+  std::string key = CompileCacheKey(*identity, compiler.Flags(target), target, *source, sandbox_.CacheKeyPart());
   Expected<BuildOutcome> out =
       dir_.empty() ? Expected<BuildOutcome>(MakeError(ErrorCode::kIo, "no cache")) : Lookup(key);
   if (out) out->log = ReplaceAll(out->log, kSourceToken, source_path);
@@ -96,31 +100,46 @@ Expected<BuildOutcome> CompileCache::Build(Compiler& compiler, const std::string
 Expected<BuildOutcome> CompileCache::CompileAndPublish(Compiler& compiler, const std::string& source_path,
                                                        const std::string& target, double timeout_seconds,
                                                        const std::string& key) {
-  std::string root = dir_.empty() ? fs::temp_directory_path().string() + "/gpu-judge-build" : dir_ + "/tmp";
-  auto tmp = MakeTempDir(root, "build-");
-  if (!tmp) return tmp.error();
-  std::string lib = *tmp + "/lib.so";
-  auto result = compiler.Compile(source_path, lib, target, timeout_seconds);
-  if (!result) {
-    RemoveTree(*tmp);
-    return result.error();
-  }
+  auto box = CompileSandbox::Create(sandbox_, source_path, compiler.ReadPaths(), timeout_seconds);
+  if (!box) return box.error();
+  auto result = compiler.Compile(CompileJob{(*box)->source(), (*box)->output(), target, (*box)->Options()});
+  if (!result) return result.error();
   BuildOutcome out;
   out.key = key;
   out.ok = result->Succeeded();
   out.timed_out = result->timed_out;
-  out.log = result->output + (result->output_truncated ? "\n[compiler output truncated]\n" : "");
+  out.sandbox = (*box)->Report();
+  // The compiler saw the copy in the scratch folder; the person knows the file they submitted.
+  std::string log =
+      ReplaceAll(WithoutForeignSourceLines(result->output, (*box)->source()), (*box)->source(), source_path);
+  out.log = log + (result->output_truncated ? "\n[compiler output truncated]\n" : "");
   if (result->timed_out)
     out.log += "\ncompilation exceeded " + std::to_string(int(timeout_seconds)) + " s and was stopped\n";
+  // SIGXFSZ, SIGXCPU: a limit of the compile sandbox; without this line the log may be empty.
+  else if (result->signal)
+    out.log += "\nthe compiler was killed by " + DescribeSignal(result->signal) + "\n";
   out.compile_seconds = result->seconds;
   if (dir_.empty()) {
-    out.library_path = lib;  // the caller's temp folder now; not removed
+    if (out.ok) {
+      out.library_path = (*box)->output();  // the caller's temp folder now; not removed
+      (*box)->Keep();
+    }
     return out;
   }
   std::string base = EntryBase(key);
   if (auto st = MakeDirs(fs::path(base).parent_path().string()); !st) return st.error();
   if (out.ok) {
-    if (auto st = RenameAtomic(lib, base + ".so"); !st) return st.error();
+    // Copied next to the entry first (the scratch folder may be on another file system), then renamed
+    // into place: concurrent judges never see half a library.
+    auto staging = MakeTempDir(dir_ + "/tmp", "publish-");
+    if (!staging) return staging.error();
+    std::error_code ec;
+    fs::copy_file((*box)->output(), *staging + "/lib.so", ec);
+    Status published =
+        ec ? Status(MakeError(ErrorCode::kIo, "cannot copy the library out of the compile sandbox: " + ec.message()))
+           : RenameAtomic(*staging + "/lib.so", base + ".so");
+    RemoveTree(*staging);
+    if (!published) return published.error();
     out.library_path = base + ".so";
   }
   // A timeout says nothing certain about the source, so it is not cached.
@@ -130,10 +149,10 @@ Expected<BuildOutcome> CompileCache::CompileAndPublish(Compiler& compiler, const
                  {"compile_seconds", out.compile_seconds},
                  {"compiler", compiler.Name()},
                  {"target", target},
-                 {"source", source_path}};
+                 {"source", source_path},
+                 {"sandbox", SandboxReportToJson(out.sandbox)}};
     if (auto st = WriteFileAtomic(base + ".json", meta.dump(1)); !st) return st.error();
   }
-  RemoveTree(*tmp);
   return out;
 }
 

@@ -3,10 +3,12 @@
 // Content-addressed cache of compiled libraries (ccache's design): the key hashes a version
 // prefix, the compiler's identity, the flags, the target and the source bytes, each tagged and
 // delimited. Entries are published by rename, so concurrent judges never see half a library.
-// Compile errors are cached too: regrading a broken submission is as instant as a good one.
+// Compile errors are cached too: regrading a broken submission is as instant as a good one. The
+// compiler runs in its sandbox (compile_sandbox.h); the judge publishes what it wrote.
 #include <string>
 #include <vector>
 
+#include "judge/build/compile_sandbox.h"
 #include "judge/build/compiler.h"
 #include "judge/util/expected.h"
 
@@ -14,7 +16,8 @@ namespace judge {
 
 // Bump to invalidate every existing entry (e.g. when the flags' meaning changes).
 // v2: cached logs name the source by a token.
-inline constexpr const char* kCacheKeyPrefix = "gpu-judge-compile-v2";
+// v3: compiled in the sandbox; logs quote no file but the submission (v2 logs may).
+inline constexpr const char* kCacheKeyPrefix = "gpu-judge-compile-v3";
 
 struct BuildOutcome {
   bool ok = false;
@@ -26,15 +29,18 @@ struct BuildOutcome {
   double compile_seconds = 0;  // of the original compile
   std::string key;
   std::vector<std::string> flags;
+  SandboxReport sandbox;  // the layers that confined the compile (of the original compile, on a hit)
 };
 
+// `confinement`: CompileSandboxPolicy::CacheKeyPart(), so that a library built with fewer layers
+// (one that could have embedded a file the sandbox hides) is never served to a confined build.
 std::string CompileCacheKey(const std::string& compiler_identity, const std::vector<std::string>& flags,
-                            const std::string& target, const std::string& source);
+                            const std::string& target, const std::string& source, const std::string& confinement = "");
 
 class CompileCache {
  public:
   // `dir` empty: caching disabled (every build compiles into a private temp folder).
-  explicit CompileCache(std::string dir);
+  explicit CompileCache(std::string dir, CompileSandboxPolicy sandbox = {});
   Expected<BuildOutcome> Build(Compiler& compiler, const std::string& source_path, const std::string& target,
                                double timeout_seconds);
   const std::string& dir() const { return dir_; }
@@ -47,6 +53,7 @@ class CompileCache {
                                            const std::string& target, double timeout_seconds, const std::string& key);
   std::string EntryBase(const std::string& key) const;
   std::string dir_;
+  CompileSandboxPolicy sandbox_;
 };
 
 }  // namespace judge

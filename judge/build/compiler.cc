@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <regex>
 
 namespace judge {
+namespace fs = std::filesystem;
 namespace {
 
 std::string LocateNvcc() {
@@ -23,7 +25,10 @@ std::string LocateNvcc() {
 }
 
 Expected<std::string> VersionBanner(const std::string& path, const std::string& what) {
-  auto r = RunProcess({path, "--version"}, ProcessOptions{30, 16 * 1024, ""});
+  ProcessOptions options;
+  options.timeout_seconds = 30;
+  options.output_cap_bytes = 16 * 1024;
+  auto r = RunProcess({path, "--version"}, options);
   if (!r) return r.error();
   if (!r->Succeeded()) return MakeError(ErrorCode::kSubprocess, what + " --version failed: " + r->output);
   return path + "\n" + r->output;
@@ -42,14 +47,26 @@ Expected<std::string> CachedIdentity(std::string& cache, const std::string& path
 }
 
 Expected<ProcessResult> Invoke(Compiler& compiler, const std::string& path, const std::string& language,
-                               const std::string& source, const std::string& output, const std::string& target,
-                               double timeout_seconds) {
+                               const CompileJob& job) {
   auto id = compiler.Identity();
   if (!id) return id.error();
   std::vector<std::string> argv = {path};
-  for (auto& f : compiler.Flags(target)) argv.push_back(f);
-  argv.insert(argv.end(), {"-x", language, source, "-o", output});
-  return RunProcess(argv, ProcessOptions{timeout_seconds, 256 * 1024, ""});
+  for (auto& f : compiler.Flags(job.target)) argv.push_back(f);
+  argv.insert(argv.end(), {"-x", language, job.source, "-o", job.output});
+  return RunProcess(argv, job.process);
+}
+
+// The installation a compiler belongs to: its bin folder's parent (/usr/local/cuda-13.0 for its
+// nvcc). A compiler in a system prefix (/, /usr, /usr/local) gives just itself: the sandbox names
+// those prefixes' folders one by one, as their share/ may hold an installed judge's testcases.
+std::vector<std::string> InstallationOf(const std::string& program) {
+  if (program.empty()) return {};
+  std::error_code ec;
+  fs::path real = fs::canonical(program, ec);
+  if (ec) return {program};
+  fs::path prefix = real.parent_path().parent_path();
+  if (prefix.empty() || prefix == "/" || prefix == "/usr" || prefix == "/usr/local") return {program, real.string()};
+  return {prefix.string()};
 }
 
 }  // namespace
@@ -83,10 +100,20 @@ std::vector<std::string> NvccCompiler::Flags(const std::string& target) const {
           "-cudart", "shared",     "--generate-code=arch=compute_" + cc + ",code=[compute_" + cc + ",sm_" + cc + "]"};
 }
 
-Expected<ProcessResult> NvccCompiler::Compile(const std::string& source, const std::string& output,
-                                              const std::string& target, double timeout_seconds) {
-  return Invoke(*this, path_, "cu", source, output, target, timeout_seconds);
+std::vector<std::string> NvccCompiler::ReadPaths() const {
+  std::vector<std::string> paths = InstallationOf(path_);
+  // nvcc runs the host compiler it finds: $NVCC_CCBIN (a compiler or its folder), else gcc on PATH.
+  std::vector<std::string> hosts = {FindOnPath("gcc"), FindOnPath("g++")};
+  if (const char* ccbin = std::getenv("NVCC_CCBIN"); ccbin && *ccbin) hosts.push_back(ccbin);
+  for (const auto& host : hosts) {
+    std::error_code ec;
+    auto found = fs::is_directory(host, ec) ? std::vector<std::string>{host} : InstallationOf(host);
+    paths.insert(paths.end(), found.begin(), found.end());
+  }
+  return paths;
 }
+
+Expected<ProcessResult> NvccCompiler::Compile(const CompileJob& job) { return Invoke(*this, path_, "cu", job); }
 
 HostCompiler::HostCompiler(std::vector<std::string> extra_flags) : extra_flags_(std::move(extra_flags)) {
   const char* cxx = std::getenv("CXX");
@@ -103,9 +130,13 @@ std::vector<std::string> HostCompiler::Flags(const std::string&) const {
   return flags;
 }
 
-Expected<ProcessResult> HostCompiler::Compile(const std::string& source, const std::string& output,
-                                              const std::string& target, double timeout_seconds) {
-  return Invoke(*this, path_, "c++", source, output, target, timeout_seconds);
+std::vector<std::string> HostCompiler::ReadPaths() const {
+  std::vector<std::string> paths = InstallationOf(path_);
+  for (const auto& flag : extra_flags_)
+    if (flag.rfind("-I", 0) == 0 && flag.size() > 2) paths.push_back(flag.substr(2));
+  return paths;
 }
+
+Expected<ProcessResult> HostCompiler::Compile(const CompileJob& job) { return Invoke(*this, path_, "c++", job); }
 
 }  // namespace judge

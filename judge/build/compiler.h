@@ -12,6 +12,15 @@
 
 namespace judge {
 
+// One compile: the source, the library to write and how to run the compiler (its wall-clock
+// limit, and the sandbox's folder, environment and confinement: build/compile_sandbox.h).
+struct CompileJob {
+  std::string source;
+  std::string output;
+  std::string target;
+  ProcessOptions process;
+};
+
 class Compiler {
  public:
   virtual ~Compiler() = default;
@@ -19,9 +28,11 @@ class Compiler {
   // Identifies the exact compiler (path + version banner): part of every cache key.
   virtual Expected<std::string> Identity() = 0;
   virtual std::vector<std::string> Flags(const std::string& target) const = 0;
+  // What the compiler reads beyond the system's folders (its installation, include folders): the
+  // sandbox lets it read these and nothing else.
+  virtual std::vector<std::string> ReadPaths() const = 0;
   // Runs the compiler; a failed compile is a ProcessResult, not an Error.
-  virtual Expected<ProcessResult> Compile(const std::string& source, const std::string& output,
-                                          const std::string& target, double timeout_seconds) = 0;
+  virtual Expected<ProcessResult> Compile(const CompileJob& job) = 0;
 };
 
 class NvccCompiler : public Compiler {
@@ -31,8 +42,8 @@ class NvccCompiler : public Compiler {
   std::string Name() const override { return "nvcc"; }
   Expected<std::string> Identity() override;
   std::vector<std::string> Flags(const std::string& target) const override;
-  Expected<ProcessResult> Compile(const std::string& source, const std::string& output, const std::string& target,
-                                  double timeout_seconds) override;
+  std::vector<std::string> ReadPaths() const override;
+  Expected<ProcessResult> Compile(const CompileJob& job) override;
   const std::string& path() const { return path_; }
   // "13.0" from `nvcc --version`, for reports.
   std::string ReleaseVersion();
@@ -48,8 +59,8 @@ class HostCompiler : public Compiler {
   std::string Name() const override { return "c++"; }
   Expected<std::string> Identity() override;
   std::vector<std::string> Flags(const std::string& target) const override;
-  Expected<ProcessResult> Compile(const std::string& source, const std::string& output, const std::string& target,
-                                  double timeout_seconds) override;
+  std::vector<std::string> ReadPaths() const override;
+  Expected<ProcessResult> Compile(const CompileJob& job) override;
 
  private:
   std::string path_;

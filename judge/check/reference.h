@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The problem's reference (problems/<name>/reference.cc), compiled with the host compiler through
-// the compile cache. It is trusted problem code, but a problem author's bug must not take the judge
-// down with it: each call runs in a forked child that writes the expected values into shared
-// memory, so a crash or a hang is an IE that names the reference, and the judge carries on.
+// the compile cache (outside the compile sandbox: it is trusted problem code). A problem author's
+// bug must not take the judge down with it, though: each call runs in a forked child that writes
+// the expected values into shared memory, so a crash or a hang is an IE that names the reference,
+// and the judge carries on.
 #include <string>
 #include <vector>
 

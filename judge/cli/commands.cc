@@ -98,7 +98,7 @@ void AddRunOptions(cxxopts::Options& opts) {
       "sanitize",
       "also run the small cases under compute-sanitizer: memcheck,racecheck,initcheck,synccheck (or a subset)",
       cxxopts::value<std::string>()->implicit_value("memcheck,racecheck,initcheck,synccheck"))(
-      "no-sandbox", "run the worker without its sandbox (debugging only; the report says so)");
+      "no-sandbox", "run the compiler and the worker without their sandboxes (debugging only; the report says so)");
 }
 
 Expected<int> RunCommand(const Invocation& in) {
@@ -130,7 +130,10 @@ Expected<int> BuildCommand(const Invocation& in) {
   auto r = BuildOnly(file, s.device, s.arch, s.cache_dir, problem->entry_point, problem->Declaration());
   if (!r) return r.error();
   std::cout << r->log;
-  std::cout << (r->ok ? "ok: " + r->library_path + (r->cache_hit ? " (cached)" : "") : "compile error: " + file)
+  std::cout << "compile sandbox:";
+  for (const auto& p : r->sandbox) std::cout << " " << p.name << (p.active ? "" : " (OFF: " + p.detail + ")");
+  std::cout << "\n"
+            << (r->ok ? "ok: " + r->library_path + (r->cache_hit ? " (cached)" : "") : "compile error: " + file)
             << "\n";
   return r->ok ? 0 : int(ExitCode::kRejected);
 }

@@ -101,6 +101,7 @@ struct BuildInfo {
   std::string log;
   std::string library_path;
   std::string cache_key;
+  SandboxReport sandbox;  // what confined the compiler (on a cache hit: the original compile)
 };
 
 struct RunReport {

@@ -120,7 +120,8 @@ Json ReportToJson(const RunReport& r) {
               {"seconds", b.seconds},
               {"compile_seconds", b.compile_seconds},
               {"log", b.log},
-              {"cache_key", b.cache_key}}},
+              {"cache_key", b.cache_key},
+              {"sandbox", SandboxReportToJson(b.sandbox)}}},
             {"summary", {{"cases", r.cases.size()}, {"by_verdict", counts}}},
             {"cases", cases}};
   Json sanitizers = Json::array();
@@ -298,6 +299,7 @@ Expected<RunReport> ReportFromJson(const Json& j) {
     r.build.compile_seconds = Number(b, "compile_seconds");
     r.build.log = Text(b, "log");
     r.build.cache_key = Text(b, "cache_key");
+    r.build.sandbox = SandboxReportFromJson(b.value("sandbox", Json::array()));
     for (const auto& c : j.at("cases")) r.cases.push_back(CaseFromJson(c));
     r.ceiling_gbps = Number(Member(j, "bandwidth"), "ceiling_gbps");
     r.ceiling_source = Text(Member(j, "bandwidth"), "ceiling_source");

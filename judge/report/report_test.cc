@@ -93,6 +93,18 @@ TEST(TextReport, CompileErrorShowsTheDiagnostics) {
   EXPECT_NE(out.str().find("a.cu(3): error"), std::string::npos);
 }
 
+TEST(TextReport, NamesTheLayersOfBothSandboxes) {
+  RunReport r = Sample();
+  r.protections = {{"seccomp", true, "kills the worker on exec"}};
+  r.build.sandbox = {
+      {"rlimits", true, "CPU 180 s"}, {"network_namespace", false, "unshare: EPERM"}, {"landlock", true, "ABI 7"}};
+  std::ostringstream out;
+  TextReporter().Write(r, out);
+  EXPECT_NE(out.str().find("sandbox: seccomp\n"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("build sandbox: rlimits network_namespace (OFF) landlock\n"), std::string::npos)
+      << out.str();
+}
+
 TEST(Multiplex, WritesEveryFormat) {
   std::ostringstream a, b;
   ReporterMultiplex m;

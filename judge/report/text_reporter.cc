@@ -46,6 +46,14 @@ std::string Row(const std::vector<std::string>& cols, const std::vector<int>& wi
   return line + "\n";
 }
 
+// "sandbox: rlimits network_namespace (OFF) ...": which layers confined the worker, or the compiler.
+void WriteLayers(const std::string& label, const SandboxReport& layers, std::ostream& out) {
+  if (layers.empty()) return;
+  out << label;
+  for (const auto& p : layers) out << " " << p.name << (p.active ? "" : " (OFF)");
+  out << "\n";
+}
+
 void WriteHeader(const RunReport& r, std::ostream& out) {
   out << "judge " << r.judge_version << " | problem " << r.problem << " | " << r.submission_path;
   if (!r.submission_sha256.empty()) out << " (sha256 " << r.submission_sha256.substr(0, 12) << ")";
@@ -58,16 +66,13 @@ void WriteHeader(const RunReport& r, std::ostream& out) {
           << " MB L2, driver CUDA " << d.driver_version << ")";
     out << "\n";
   }
-  if (!r.protections.empty()) {
-    out << "sandbox:";
-    for (const auto& p : r.protections) out << " " << p.name << (p.active ? "" : " (OFF)");
-    out << "\n";
-  }
+  WriteLayers("sandbox:", r.protections, out);
   const BuildInfo& b = r.build;
   if (b.attempted) {
     out << "build: " << (b.prebuilt ? "prebuilt library" : b.compiler + " for " + b.target);
     if (!b.prebuilt) out << (b.cache_hit ? ", from cache" : ", compiled in " + FormatMs(b.compile_seconds * 1e3));
     out << "\n";
+    WriteLayers("build sandbox:", b.sandbox, out);
   }
   out << "\n";
 }

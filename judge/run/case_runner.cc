@@ -95,10 +95,7 @@ WorkerRecipe CaseRunner::Recipe() const {
   // end (outside any namespace, as root): its runs keep only the rlimits, and say so.
   if (!config_.wrapper.empty())
     policy.skip = {"network_namespace", "unprivileged", "no_new_privs", "landlock", "seccomp"};
-  if (const char* skip = std::getenv("JUDGE_SANDBOX_SKIP")) {
-    std::stringstream ss(skip);
-    for (std::string layer; std::getline(ss, layer, ',');) policy.skip.push_back(layer);
-  }
+  for (const auto& layer : SandboxSkipFromEnvironment()) policy.skip.push_back(layer);
   r.init = InitMessage{config_.device_kind, config_.flush, policy};
   r.init_seconds = kInitSeconds * config_.time_scale;
   r.chown_to_nobody = ::geteuid() == 0 && config_.sandbox;

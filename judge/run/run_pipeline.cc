@@ -104,10 +104,13 @@ Status Build(const RunOptions& o, const Problem& problem, RunReport& report) {
     if (o.on_stage) o.on_stage("compiling");
     auto compiler = CompilerFor(o.device);
     b.target = TargetFor(o.device, o.arch, report.device ? &*report.device : nullptr);
-    CompileCache cache(o.cache_dir);
+    CompileCache cache(o.cache_dir, CompileSandboxPolicy{o.sandbox});
     SourceForBuild source(o.submission);
     auto built = cache.Build(*compiler, source.path(), b.target, problem.limits.compile_seconds);
     if (!built) return built.error();
+    b.sandbox = built->sandbox;
+    for (const auto& p : b.sandbox)
+      if (!p.active) report.warnings.push_back("compile sandbox layer inactive: " + p.name + " (" + p.detail + ")");
     if (auto* nvcc = dynamic_cast<NvccCompiler*>(compiler.get()))
       b.compiler = "nvcc " + nvcc->ReleaseVersion();
     else
@@ -429,7 +432,7 @@ Expected<std::unique_ptr<CompilePool>> CompileAhead(const RunOptions& o, const s
     compiles.push_back([o, path, target, entry = problem->entry_point, declaration = problem->Declaration()] {
       // A failure here is found again, and reported, when the submission is graded.
       if (!o.cache_dir.empty() && ExtensionOf(path) != ".so")
-        (void)BuildOnly(path, o.device, target, o.cache_dir, entry, declaration);
+        (void)BuildOnly(path, o.device, target, o.cache_dir, entry, declaration, o.sandbox);
     });
   const int threads = std::max(1, std::min(jobs, int(compiles.size())));
   return std::make_unique<CompilePool>(threads, std::move(compiles));
@@ -437,14 +440,14 @@ Expected<std::unique_ptr<CompilePool>> CompileAhead(const RunOptions& o, const s
 
 Expected<BuildOnlyResult> BuildOnly(const std::string& source, DeviceKind device, const std::string& arch,
                                     const std::string& cache_dir, const std::string& entry_point,
-                                    const std::string& declaration) {
+                                    const std::string& declaration, bool sandbox) {
   JUDGE_TRY(ValidateSubmissionPath(source));
   auto compiler = CompilerFor(device);
-  CompileCache cache(cache_dir);
+  CompileCache cache(cache_dir, CompileSandboxPolicy{sandbox});
   SourceForBuild compiled(source);
   auto built = cache.Build(*compiler, compiled.path(), TargetFor(device, arch, nullptr), 600);
   if (!built) return built.error();
-  BuildOnlyResult r{built->ok, built->library_path, compiled.Log(built->log), built->cache_hit};
+  BuildOnlyResult r{built->ok, built->library_path, compiled.Log(built->log), built->cache_hit, built->sandbox};
   if (!r.ok) return r;
   auto symbols = ReadExportedFunctions(r.library_path);
   if (!symbols) return symbols.error();

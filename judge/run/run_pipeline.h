@@ -79,9 +79,10 @@ struct BuildOnlyResult {
   std::string library_path;
   std::string log;
   bool cache_hit = false;
+  SandboxReport sandbox;  // what confined the compiler
 };
 Expected<BuildOnlyResult> BuildOnly(const std::string& source, DeviceKind device, const std::string& arch,
                                     const std::string& cache_dir, const std::string& entry_point,
-                                    const std::string& declaration);
+                                    const std::string& declaration, bool sandbox = true);
 
 }  // namespace judge

@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "judge/sandbox/sandbox.h"
 
-#include <fcntl.h>
-#include <grp.h>
-#include <linux/landlock.h>
 #include <sched.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <sstream>
 
 #ifdef JUDGE_HAVE_SECCOMP
@@ -28,83 +23,15 @@ namespace {
 
 Protection Make(const std::string& name, bool active, const std::string& detail) { return {name, active, detail}; }
 
-std::string Errno() { return std::strerror(errno); }
-
-// ---- Landlock (raw system calls: glibc has no wrappers) -----------------------------------------
-// The kernel ABI is stable; older userspace headers (Debian 12 has 6.1's) lack the newer parts.
-constexpr uint64_t kFsTruncate = 1ULL << 14;        // ABI 3
-constexpr uint64_t kNetBindTcp = 1ULL << 0;         // ABI 4
-constexpr uint64_t kNetConnectTcp = 1ULL << 1;      // ABI 4
-constexpr uint64_t kScopeAbstractUnix = 1ULL << 0;  // ABI 6
-constexpr uint64_t kScopeSignal = 1ULL << 1;        // ABI 6
-
-struct RulesetAttr {  // struct landlock_ruleset_attr as of ABI 6
-  uint64_t handled_access_fs;
-  uint64_t handled_access_net;
-  uint64_t scoped;
-};
-
-long LandlockAbi() {
-  long abi = syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
-  return abi < 0 ? 0 : abi;
-}
-
-uint64_t HandledFs(long abi) {
-  uint64_t all = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE |
-                 LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
-                 LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
-                 LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
-                 LANDLOCK_ACCESS_FS_MAKE_SYM;
-  if (abi >= 2) all |= LANDLOCK_ACCESS_FS_REFER;
-  if (abi >= 3) all |= kFsTruncate;
-  // IOCTL_DEV (ABI 5) is deliberately not handled: CUDA drives the GPU through ioctls on /dev.
-  return all;
-}
-
-constexpr uint64_t kReadOnly = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
-constexpr uint64_t kFileRights =
-    LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | kFsTruncate;
-
-bool AllowPath(int ruleset, const std::string& path, uint64_t access, uint64_t handled) {
-  int fd = ::open(path.c_str(), O_PATH | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st {};
-  fstat(fd, &st);
-  landlock_path_beneath_attr attr{};
-  attr.allowed_access = access & handled;
-  if (!S_ISDIR(st.st_mode)) attr.allowed_access &= kFileRights;  // files take only file rights
-  attr.parent_fd = fd;
-  long rc = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &attr, 0);
-  ::close(fd);
-  return rc == 0;
-}
-
 Protection ApplyLandlock(const SandboxPolicy& policy) {
-  long abi = LandlockAbi();
-  if (abi == 0)
-    return Make("landlock", false,
-                "not supported by this kernel (or disabled): files outside the scratch folder stay readable");
-  RulesetAttr attr{};
-  attr.handled_access_fs = HandledFs(abi);
-  if (abi >= 4) attr.handled_access_net = kNetBindTcp | kNetConnectTcp;
-  // Scoping keeps the worker from signalling processes outside its sandbox (the judge).
-  if (abi >= 6) attr.scoped = kScopeAbstractUnix | kScopeSignal;
-  size_t size = abi >= 6 ? 24 : abi >= 4 ? 16 : 8;
-  int ruleset = int(syscall(SYS_landlock_create_ruleset, &attr, size, 0));
-  if (ruleset < 0) return Make("landlock", false, "landlock_create_ruleset: " + Errno());
-  std::vector<std::string> read = SystemReadPaths();
-  read.insert(read.end(), policy.read_paths.begin(), policy.read_paths.end());
-  for (const auto& p : read) AllowPath(ruleset, p, kReadOnly, attr.handled_access_fs);
-  uint64_t dev = kReadOnly | LANDLOCK_ACCESS_FS_WRITE_FILE;
-  AllowPath(ruleset, "/dev", dev, attr.handled_access_fs);
-  if (!policy.scratch_dir.empty())
-    AllowPath(ruleset, policy.scratch_dir, attr.handled_access_fs, attr.handled_access_fs);
-  long rc = syscall(SYS_landlock_restrict_self, ruleset, 0);
-  ::close(ruleset);
-  if (rc != 0) return Make("landlock", false, "landlock_restrict_self: " + Errno());
-  std::string net = abi >= 4 ? ", no TCP bind/connect" : "";
-  return Make("landlock", true,
-              "ABI " + std::to_string(abi) + ": read-only system folders, writable scratch folder only" + net);
+  std::vector<PathRule> rules;
+  for (const auto& p : SystemReadPaths()) rules.push_back({p, PathAccess::kRead});
+  for (const auto& p : policy.read_paths) rules.push_back({p, PathAccess::kRead});
+  rules.push_back({"/dev", PathAccess::kReadWriteFiles});  // the GPU's device files
+  if (!policy.scratch_dir.empty()) rules.push_back({policy.scratch_dir, PathAccess::kFull});
+  LandlockRuleset ruleset(rules);
+  return ruleset.Describe(ruleset.RestrictSelf(), "read-only system folders, writable scratch folder only",
+                          "files outside the scratch folder stay readable");
 }
 
 // ---- seccomp -------------------------------------------------------------------------------------
@@ -156,14 +83,6 @@ Protection ApplySeccomp() {
 #endif
 }
 
-Protection DropPrivileges() {
-  if (::geteuid() != 0) return Make("unprivileged", true, "runs as uid " + std::to_string(::geteuid()) + " (not root)");
-  if (::setgroups(0, nullptr) != 0 || ::setresgid(kNobodyUid, kNobodyUid, kNobodyUid) != 0 ||
-      ::setresuid(kNobodyUid, kNobodyUid, kNobodyUid) != 0)
-    return Make("unprivileged", false, "could not drop root to nobody: " + Errno());
-  return Make("unprivileged", true, "dropped root to nobody (65534)");
-}
-
 }  // namespace
 
 std::vector<std::string> SystemReadPaths() {
@@ -190,33 +109,32 @@ void ApplyEarly(const SandboxPolicy& policy, SandboxReport* report) {
     report->push_back(Make("sandbox", false, "disabled with --no-sandbox"));
     return;
   }
-  rlimit no_core{0, 0}, fsize{policy.file_size_limit, policy.file_size_limit};
-  bool limits = ::setrlimit(RLIMIT_CORE, &no_core) == 0 && ::setrlimit(RLIMIT_FSIZE, &fsize) == 0;
-  report->push_back(
-      Make("rlimits", limits,
-           limits ? "no core dumps; files up to " + std::to_string(policy.file_size_limit >> 20) + " MiB" : Errno()));
-  if (policy.Skips("network_namespace"))
-    report->push_back(Make("network_namespace", false, "skipped ($JUDGE_SANDBOX_SKIP)"));
-  else if (::unshare(CLONE_NEWNET) == 0)
-    report->push_back(Make("network_namespace", true, "private network namespace (loopback only, down)"));
-  else
-    report->push_back(
-        Make("network_namespace", false,
-             "unshare(CLONE_NEWNET): " + Errno() + " (needs root); seccomp and Landlock still block sockets"));
+  const ResourceLimit limits[] = {LimitAtMost(RLIMIT_CORE, 0, 0),
+                                  LimitAtMost(RLIMIT_FSIZE, policy.file_size_limit, policy.file_size_limit)};
+  int error = SetLimits(limits, std::size(limits));
+  report->push_back(Make("rlimits", error == 0,
+                         error == 0
+                             ? "no core dumps; files up to " + std::to_string(policy.file_size_limit >> 20) + " MiB"
+                             : std::strerror(error)));
+  if (policy.Skips("network_namespace")) {
+    report->push_back(SkippedLayer("network_namespace"));
+  } else {
+    NetworkNamespace network;
+    Protection p = network.Describe(network.Enter());
+    if (!p.active) p.detail += "; seccomp and Landlock still block sockets";
+    report->push_back(p);
+  }
   if (!policy.scratch_dir.empty() && ::chdir(policy.scratch_dir.c_str()) != 0)
-    report->push_back(Make("scratch", false, "chdir " + policy.scratch_dir + ": " + Errno()));
+    report->push_back(Make("scratch", false, "chdir " + policy.scratch_dir + ": " + std::strerror(errno)));
 }
 
 void ApplyLate(const SandboxPolicy& policy, SandboxReport* report) {
   if (!policy.enabled) return;
   auto layer = [&](const std::string& name, const std::function<Protection()>& apply) {
-    report->push_back(policy.Skips(name) ? Make(name, false, "skipped ($JUDGE_SANDBOX_SKIP)") : apply());
+    report->push_back(policy.Skips(name) ? SkippedLayer(name) : apply());
   };
-  layer("unprivileged", DropPrivileges);
-  layer("no_new_privs", [] {
-    bool nnp = ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
-    return Make("no_new_privs", nnp, nnp ? "set" : Errno());
-  });
+  layer("unprivileged", [] { return DescribePrivileges(DropRoot()); });
+  layer("no_new_privs", [] { return DescribeNoNewPrivs(SetNoNewPrivs()); });
   layer("landlock", [&] { return ApplyLandlock(policy); });
   layer("seccomp", ApplySeccomp);
 }
@@ -237,20 +155,6 @@ SandboxPolicy SandboxPolicyFromJson(const Json& j) {
   p.file_size_limit = j.value("file_size_limit", p.file_size_limit);
   p.skip = j.value("skip", std::vector<std::string>{});
   return p;
-}
-
-Json SandboxReportToJson(const SandboxReport& r) {
-  Json j = Json::array();
-  for (const auto& p : r) j.push_back({{"name", p.name}, {"active", p.active}, {"detail", p.detail}});
-  return j;
-}
-
-SandboxReport SandboxReportFromJson(const Json& j) {
-  SandboxReport r;
-  if (!j.is_array()) return r;
-  for (const auto& p : j)
-    if (p.is_object()) r.push_back({p.value("name", ""), p.value("active", false), p.value("detail", "")});
-  return r;
 }
 
 }  // namespace judge

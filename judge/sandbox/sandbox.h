@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Confines the worker before any submission code runs, with the kernel's own mechanisms:
-//   early (before CUDA starts):  a private network namespace (root only), rlimits (no core
+//   early (before CUDA starts):  a private network namespace (without root, inside an
+//                                unprivileged user namespace), rlimits (no core
 //                                dumps, bounded file size), the scratch folder as working dir;
 //   late (after the CUDA context exists, before dlopen runs the submission's constructors):
 //                                drop to nobody when root, no_new_privs, Landlock (read only
@@ -12,12 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "judge/util/confine.h"
 #include "judge/util/json_fields.h"
 
 namespace judge {
-
-// The unprivileged user a root-run worker becomes (and owns its folder and library copy).
-inline constexpr unsigned kNobodyUid = 65534;
 
 struct SandboxPolicy {
   bool enabled = true;
@@ -30,21 +29,11 @@ struct SandboxPolicy {
   bool Skips(const std::string& layer) const;
 };
 
-struct Protection {
-  std::string name;  // "network_namespace", "landlock", "seccomp", ...
-  bool active = false;
-  std::string detail;  // how, or why not
-};
-
-using SandboxReport = std::vector<Protection>;
-
 void ApplyEarly(const SandboxPolicy& policy, SandboxReport* report);
 void ApplyLate(const SandboxPolicy& policy, SandboxReport* report);
 
 Json SandboxPolicyToJson(const SandboxPolicy& p);
 SandboxPolicy SandboxPolicyFromJson(const Json& j);
-Json SandboxReportToJson(const SandboxReport& r);
-SandboxReport SandboxReportFromJson(const Json& j);
 
 // Folders every CUDA program may need to read after start-up.
 std::vector<std::string> SystemReadPaths();

@@ -3,16 +3,23 @@
 #include "judge/sandbox/sandbox.h"
 
 #include <gtest/gtest.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <netinet/in.h>
+#include <sched.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <thread>
 
 #include "judge/util/fs.h"
@@ -22,12 +29,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Runs `body` in a sandboxed child; returns its exit code, or 128 + signal.
-int InSandbox(const std::string& scratch, const std::function<int()>& body, SandboxReport* report_out = nullptr) {
+// Runs `body` in a sandboxed child; returns its exit code, or 128 + signal. `before` runs in the
+// child first (to set up the circumstances a test needs).
+int InSandbox(const std::string& scratch, const std::function<int()>& body, SandboxReport* report_out = nullptr,
+              const std::function<void()>& before = {}) {
   int pipefd[2];
   if (pipe(pipefd) != 0) return -1;
   pid_t pid = fork();
   if (pid == 0) {
+    if (before) before();
     SandboxPolicy policy;
     policy.scratch_dir = scratch;
     SandboxReport report;
@@ -50,10 +60,51 @@ int InSandbox(const std::string& scratch, const std::function<int()>& body, Sand
   return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
-bool Active(const SandboxReport& r, const std::string& name) {
+const Protection* Find(const SandboxReport& r, const std::string& name) {
   for (const auto& p : r)
-    if (p.name == name) return p.active;
-  return false;
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+bool Active(const SandboxReport& r, const std::string& name) {
+  const Protection* p = Find(r, name);
+  return p && p->active;
+}
+
+// A judge run by a user other than root: the child gives root up before the sandbox starts, and is
+// dumpable again like a process that user started (a uid change makes a process undumpable, which
+// makes its /proc files root's, the user namespace's id maps included).
+void BecomeUnprivileged() {
+  if (geteuid() == 0 && (DropRoot().error != 0 || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0)) _exit(90);
+}
+
+// What a kernel (or Docker's default seccomp profile) does where user namespaces are disabled.
+void RefuseNamespaces() {
+  sock_filter filter[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_unshare, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  sock_fprog program{static_cast<unsigned short>(std::size(filter)), filter};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0)
+    _exit(91);
+}
+
+// Only the loopback interface exists (and it is down): the private network namespace. Read from
+// /proc, as the sandbox kills a process that opens a netlink socket.
+int OnlyLoopback() {
+  std::ifstream dev("/proc/self/net/dev");
+  if (!dev) return 2;
+  std::string line;
+  int others = 0;
+  for (int i = 0; std::getline(dev, line); ++i) {
+    if (i < 2) continue;  // the table's two header lines
+    std::string name = line.substr(0, line.find(':'));
+    name.erase(0, name.find_first_not_of(' '));
+    others += name != "lo";
+  }
+  return others == 0 ? 0 : 1;
 }
 
 class SandboxTest : public ::testing::Test {
@@ -139,6 +190,66 @@ TEST_F(SandboxTest, ThreadsStillWork) {
                         return 0;
                       }),
             0);
+}
+
+TEST_F(SandboxTest, WithoutRootTheNetworkNamespaceComesFromAUserNamespace) {
+  std::string file = scratch_ + "/created-inside";
+  SandboxReport report;
+  int status = InSandbox(
+      scratch_,
+      [&] {
+        // The user namespace maps the worker's own ids, so its files still belong to it.
+        FILE* f = std::fopen(file.c_str(), "w");
+        if (!f) return 3;
+        std::fclose(f);
+        return OnlyLoopback();
+      },
+      &report, BecomeUnprivileged);
+  const Protection* net = Find(report, "network_namespace");
+  ASSERT_NE(net, nullptr);
+  if (!net->active && net->detail.find("refused too") != std::string::npos)
+    GTEST_SKIP() << "user namespaces are disabled here: " << net->detail;
+  EXPECT_EQ(status, 0) << "1: an interface other than lo is visible, 3: cannot create a file in the scratch folder";
+  EXPECT_TRUE(net->active) << net->detail;
+  EXPECT_NE(net->detail.find("inside an unprivileged user namespace"), std::string::npos) << net->detail;
+  EXPECT_NE(net->detail.find("no capabilities"), std::string::npos) << net->detail;
+  EXPECT_TRUE(Active(report, "unprivileged"));
+  EXPECT_TRUE(fs::exists(file));
+}
+
+TEST_F(SandboxTest, WhereUserNamespacesAreRefusedTheOtherLayersStillApply) {
+  SandboxReport report;
+  EXPECT_EQ(InSandbox(
+                scratch_, [] { return 0; }, &report,
+                [] {
+                  BecomeUnprivileged();
+                  RefuseNamespaces();
+                }),
+            0);
+  const Protection* net = Find(report, "network_namespace");
+  ASSERT_NE(net, nullptr);
+  EXPECT_FALSE(net->active);
+  EXPECT_NE(net->detail.find("an unprivileged user namespace was refused too"), std::string::npos) << net->detail;
+  EXPECT_NE(net->detail.find("Operation not permitted"), std::string::npos) << net->detail;
+  EXPECT_TRUE(Active(report, "rlimits"));
+  EXPECT_TRUE(Active(report, "no_new_privs"));
+  EXPECT_EQ(Active(report, "landlock"), landlock_);
+}
+
+TEST_F(SandboxTest, AsRootTheNetworkNamespaceNeedsNoUserNamespace) {
+  if (geteuid() != 0) GTEST_SKIP() << "runs as root only";
+  pid_t probe = fork();
+  if (probe == 0) _exit(unshare(CLONE_NEWNET) == 0 ? 0 : 1);
+  int probed = 0;
+  waitpid(probe, &probed, 0);
+  if (WEXITSTATUS(probed) != 0)
+    GTEST_SKIP() << "this root may not make a network namespace (a container without CAP_SYS_ADMIN)";
+  SandboxReport report;
+  EXPECT_EQ(InSandbox(scratch_, OnlyLoopback, &report), 0);
+  const Protection* net = Find(report, "network_namespace");
+  ASSERT_NE(net, nullptr);
+  EXPECT_TRUE(net->active) << net->detail;
+  EXPECT_EQ(net->detail, "private network namespace (loopback only, down)");
 }
 
 TEST_F(SandboxTest, DisabledPolicyAppliesNothing) {

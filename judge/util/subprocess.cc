@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include "judge/util/utf8.h"
@@ -20,18 +21,35 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-[[noreturn]] void ExecChild(const std::vector<std::string>& argv, int out_fd, const std::string& cwd) {
+// The child's argv or envp as execve takes it, built before fork: allocating after fork may
+// deadlock on a lock another thread held.
+class CStrings {
+ public:
+  explicit CStrings(const std::vector<std::string>& strings) {
+    for (const auto& s : strings) pointers_.push_back(const_cast<char*>(s.c_str()));
+    pointers_.push_back(nullptr);
+  }
+  char* const* get() const { return pointers_.data(); }
+
+ private:
+  std::vector<char*> pointers_;
+};
+
+[[noreturn]] void ExecChild(const CStrings& argv, const CStrings* envp, int out_fd, const ProcessOptions& options) {
   ::setpgid(0, 0);  // own process group, so a timeout kills the compiler's children too
   ::dup2(out_fd, STDOUT_FILENO);
   ::dup2(out_fd, STDERR_FILENO);
   int devnull = ::open("/dev/null", O_RDONLY);
   if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
-  if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) _exit(126);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  ::execvp(args[0], args.data());
-  dprintf(STDERR_FILENO, "cannot execute %s: %s\n", args[0], std::strerror(errno));
+  if (!options.working_dir.empty() && ::chdir(options.working_dir.c_str()) != 0) _exit(126);
+  if (options.before_exec)
+    if (int status = options.before_exec(STDERR_FILENO); status != 0) _exit(status);
+  const char* program = argv.get()[0];
+  if (envp)
+    ::execvpe(program, argv.get(), envp->get());
+  else
+    ::execvp(program, argv.get());
+  dprintf(STDERR_FILENO, "cannot execute %s: %s\n", program, std::strerror(errno));
   _exit(127);
 }
 
@@ -51,13 +69,20 @@ bool DrainInto(int fd, ProcessResult& result, size_t cap) {
 
 Expected<ProcessResult> RunProcess(const std::vector<std::string>& argv, const ProcessOptions& options) {
   if (argv.empty()) return MakeError(ErrorCode::kInternal, "RunProcess: empty argv");
+  const CStrings args(argv);
+  const std::optional<CStrings> envp = options.env ? std::optional<CStrings>(*options.env) : std::nullopt;
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0)
     return MakeError(ErrorCode::kSubprocess, std::string("pipe: ") + std::strerror(errno));
   auto start = Clock::now();
   pid_t pid = ::fork();
-  if (pid < 0) return MakeError(ErrorCode::kSubprocess, std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) ExecChild(argv, fds[1], options.working_dir);
+  if (pid < 0) {
+    int error = errno;
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return MakeError(ErrorCode::kSubprocess, std::string("fork: ") + std::strerror(error));
+  }
+  if (pid == 0) ExecChild(args, envp ? &*envp : nullptr, fds[1], options);
   ::close(fds[1]);
   ProcessResult result;
   auto deadline = start + std::chrono::duration<double>(options.timeout_seconds);

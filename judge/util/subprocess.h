@@ -2,6 +2,8 @@
 #pragma once
 // Runs a helper program (nvcc, c++) to completion with a wall-clock limit and a cap on what it
 // prints. Not for the submission's worker: that needs a conversation, see supervise/.
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,12 @@ struct ProcessOptions {
   double timeout_seconds = 120;
   size_t output_cap_bytes = 256 * 1024;
   std::string working_dir;  // empty: inherit
+  // The program's whole environment ("NAME=value"); unset: the judge's.
+  std::optional<std::vector<std::string>> env;
+  // Runs in the child after fork, before exec, to confine it (util/confine.h). The judge runs other
+  // threads, so it may make async-signal-safe calls only. A non-zero result ends the child with that
+  // exit status instead of running the program (say why on `output_fd` first).
+  std::function<int(int output_fd)> before_exec;
 };
 
 // Fails only when the program cannot be started; a program that fails is a ProcessResult.

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 
 #include "judge/util/fs.h"
@@ -134,6 +136,31 @@ TEST(Subprocess, CapsOutput) {
 TEST(Subprocess, MissingProgramIsAnError) { EXPECT_FALSE(RunProcess({"/nonexistent/program"}, {}).ok()); }
 
 TEST(Subprocess, DescribesSignals) { EXPECT_EQ(DescribeSignal(11).rfind("SIGSEGV", 0), 0u); }
+TEST(Subprocess, GivenEnvironmentReplacesTheJudgesWhole) {
+  ::setenv("JUDGE_TEST_SECRET", "hunter2", 1);
+  ProcessOptions options;
+  options.env = std::vector<std::string>{"ONLY=this"};
+  auto r = RunProcess({"/usr/bin/env"}, options);
+  ::unsetenv("JUDGE_TEST_SECRET");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->output, "ONLY=this\n");
+}
+
+TEST(Subprocess, BeforeExecRunsInTheChildAndCanRefuseToStart) {
+  ProcessOptions options;
+  options.before_exec = [](int output_fd) {
+    (void)!::write(output_fd, "confined\n", 9);
+    return ::getpid() == ::getpgrp() ? 0 : 1;  // in the child, which leads its own process group
+  };
+  auto r = RunProcess({"sh", "-c", "echo ran"}, options);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->output, "confined\nran\n");
+  options.before_exec = [](int) { return 125; };
+  r = RunProcess({"sh", "-c", "echo ran"}, options);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 125);
+  EXPECT_EQ(r->output, "");
+}
 
 TEST(Fs, AtomicWriteLeavesNoTemporaries) {
   auto dir = MakeTempDir(std::filesystem::temp_directory_path().string(), "judge-fs-test-");

@@ -228,7 +228,10 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
   // From here a CUDA error is an asynchronous failure of the kernels solve() launched (a sticky
   // error such as an illegal address surfaces at the next launch or synchronize).
   auto of_solve = [](Status st) {
-    return st ? st : Status(MakeError(st.error().code, "the GPU work solve() queued failed: " + st.error().message));
+    if (st) return st;
+    // Which of the judge's calls saw it says nothing to the submission's author: cut "(in ... at ...)".
+    const std::string& m = st.error().message;
+    return Status(MakeError(st.error().code, "the GPU work solve() queued failed: " + m.substr(0, m.find(" (in "))));
   };
   if (timed) JUDGE_TRY(of_solve(device_.MarkClock(1)));
   JUDGE_TRY(of_solve(device_.Synchronize()));

@@ -21,6 +21,7 @@ struct Entry {
   std::string file, device, expect, detail, flag, what;
   std::vector<std::string> args;
   bool templated = false;
+  std::vector<std::string> absent;  // what no report (text or JSON) may show
 };
 
 void PrintTo(const Entry& e, std::ostream* os) { *os << e.file << " [" << e.device << "]"; }
@@ -31,7 +32,8 @@ std::vector<Entry> LoadManifest(const std::string& device) {
   for (const auto& c : m["cases"]) {
     if (c["device"] != device) continue;
     out.push_back({c["file"], c["device"], c["expect"], c["detail"], c.value("flag", ""), c["what"],
-                   c.value("args", std::vector<std::string>{}), c.value("template", false)});
+                   c.value("args", std::vector<std::string>{}), c.value("template", false),
+                   c.value("absent", std::vector<std::string>{})});
   }
   return out;
 }
@@ -104,6 +106,10 @@ TEST_P(Adversarial, GetsItsVerdictAndTheJudgeCarriesOn) {
   EXPECT_EQ(r.report["verdict"], e.expect) << e.what << "\n" << all_details;
   EXPECT_NE(all_details.find(e.detail), std::string::npos) << "expected \"" << e.detail << "\" in:\n" << all_details;
   if (!e.flag.empty()) EXPECT_NE(all_flags.find(e.flag), std::string::npos) << "flags:\n" << all_flags;
+  for (const auto& secret : e.absent) {
+    EXPECT_EQ(r.output.find(secret), std::string::npos) << "the text report shows \"" << secret << "\":\n" << r.output;
+    EXPECT_EQ(r.report.dump().find(secret), std::string::npos) << "the JSON report shows \"" << secret << "\"";
+  }
   bool listed_protections = r.report["protections"].is_array() && !r.report["protections"].empty();
   if (e.expect != "CE") EXPECT_TRUE(listed_protections) << "the report must state the sandbox layers";
 

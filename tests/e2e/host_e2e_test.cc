@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,16 +21,61 @@
 #include "judge/core/run_report.h"
 #include "judge/measure/sample_stats.h"
 #include "judge/util/fs.h"
+#include "judge/util/subprocess.h"
 #include "tests/judge_cli.h"
 
 namespace judge::testing {
 namespace {
 
-JudgeRun RunHost(const std::string& submission, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"run",         SourcePath("tests/" + submission),           "--device", "host",
-                                   "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--quiet"};
+JudgeRun RunHostAt(const std::string& path, std::vector<std::string> extra = {},
+                   std::vector<std::string> launcher = {}) {
+  std::vector<std::string> args = {
+      "run", path, "--device", "host", "--testcases", SourcePath("tests/e2e/testcases/reduction"), "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
-  return RunJudge(args);
+  return RunJudge(args, 600, launcher);
+}
+
+JudgeRun RunHost(const std::string& submission, std::vector<std::string> extra = {}) {
+  return RunHostAt(SourcePath("tests/" + submission), extra);
+}
+
+// A folder of the test's own in the temp folder, which an unprivileged judge may read.
+class TempFolder {
+ public:
+  explicit TempFolder(const std::string& prefix, mode_t mode = 0755)
+      : path_(MakeTempDir(std::filesystem::temp_directory_path().string(), prefix).value()) {
+    ::chmod(path_.c_str(), mode);
+  }
+  ~TempFolder() { RemoveTree(path_); }
+  const std::string& path() const { return path_; }
+  std::string Write(const std::string& name, const std::string& text) const {
+    std::string file = path_ + "/" + name;
+    EXPECT_TRUE(WriteFileAtomic(file, text).ok());
+    ::chmod(file.c_str(), 0644);
+    return file;
+  }
+
+ private:
+  std::string path_;
+};
+
+std::vector<std::string> LayerNames(const Json& layers) {
+  std::vector<std::string> names;
+  for (const auto& p : layers) names.push_back(p["name"]);
+  return names;
+}
+
+const Json* FindLayer(const Json& layers, const std::string& name) {
+  for (const auto& p : layers)
+    if (p["name"] == name) return &p;
+  return nullptr;
+}
+
+// "build sandbox: rlimits network_namespace (OFF) ..." as the text report draws the JSON's layers.
+std::string TextLine(const std::string& label, const Json& layers) {
+  std::string line = label;
+  for (const auto& p : layers) line += " " + p["name"].get<std::string>() + (p["active"].get<bool>() ? "" : " (OFF)");
+  return line + "\n";
 }
 
 std::string Verdict(const JudgeRun& r, const std::string& c) {
@@ -270,8 +316,11 @@ TEST(HostE2E, SyntaxErrorIsACompileErrorWithFileAndLine) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.report["verdict"], "CE");
   for (const auto& c : r.report["cases"]) EXPECT_EQ(c["verdict"], "CE");
-  EXPECT_NE(r.report["build"]["log"].get<std::string>().find("compile_error.cc:3"), std::string::npos)
-      << r.report["build"]["log"];
+  const std::string log = r.report["build"]["log"];
+  EXPECT_NE(log.find(SourcePath("tests/adversarial/compile_error.cc") + ":3"), std::string::npos) << log;
+  EXPECT_NE(log.find("    3 |   for (int i = 0; i < N; ++i) s += input[i];"), std::string::npos)
+      << log;  // its own line, quoted
+  EXPECT_EQ(log.find("gpu-judge-compile-"), std::string::npos) << "the sandbox's copy must not show:\n" << log;
   EXPECT_NE(r.output.find("compile_error.cc:3"), std::string::npos);  // and the person sees it
 }
 
@@ -286,10 +335,143 @@ TEST(HostE2E, SecondRunHitsTheCompileCache) {
   std::string cache = std::string(JUDGE_TEST_CACHE_DIR) + "-fresh-" + std::to_string(::getpid());
   JudgeRun first = RunHost("host_submissions/good_sum.cc", {"--cases", "example", "--cache-dir", cache});
   JudgeRun second = RunHost("host_submissions/good_sum.cc", {"--cases", "example", "--cache-dir", cache});
+  EXPECT_EQ(first.report["verdict"], "AC") << first.output;
+  EXPECT_EQ(second.report["verdict"], "AC") << second.output;
   EXPECT_FALSE(first.report["build"]["cache_hit"].get<bool>());
   EXPECT_TRUE(second.report["build"]["cache_hit"].get<bool>());
   EXPECT_EQ(first.report["build"]["cache_key"], second.report["build"]["cache_key"]);
+  // Compiled in the sandbox; a hit reports the layers of the compile that made the library.
+  EXPECT_EQ(LayerNames(first.report["build"]["sandbox"]),
+            (std::vector<std::string>{"rlimits", "network_namespace", "unprivileged", "no_new_privs", "landlock"}));
+  EXPECT_EQ(second.report["build"]["sandbox"], first.report["build"]["sandbox"]);
   std::filesystem::remove_all(cache);
+}
+
+TEST(HostE2E, TheBuildSectionNamesTheCompileSandboxLayers) {
+  std::string cache = std::string(JUDGE_TEST_CACHE_DIR) + "-layers-" + std::to_string(::getpid());
+  JudgeRun r = RunHost("host_submissions/good_sum.cc", {"--cases", "example", "--cache-dir", cache});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const Json& layers = r.report["build"]["sandbox"];
+  EXPECT_NE(r.output.find(TextLine("build sandbox:", layers)), std::string::npos) << r.output;
+  for (const auto& p : layers) {
+    EXPECT_FALSE(p["detail"].get<std::string>().empty()) << p.dump();
+    // Each layer takes effect wherever the worker's namesake does (same kernel, same user).
+    const Json* worker = FindLayer(r.report["protections"], p["name"]);
+    ASSERT_NE(worker, nullptr) << p.dump();
+    EXPECT_EQ(p["active"], (*worker)["active"]) << "compiler: " << p.dump() << "\nworker: " << worker->dump();
+    if (!p["active"].get<bool>())  // an inactive layer is a warning too
+      EXPECT_NE(r.report["warnings"].dump().find("compile sandbox layer inactive: " + p["name"].get<std::string>()),
+                std::string::npos)
+          << r.report["warnings"].dump();
+  }
+  JudgeRun off = RunHost("host_submissions/good_sum.cc", {"--cases", "example", "--cache-dir", cache, "--no-sandbox"});
+  ASSERT_EQ(off.exit_code, 0) << off.output;
+  EXPECT_FALSE(off.report["build"]["cache_hit"].get<bool>()) << "an unconfined build must not reuse the confined one";
+  EXPECT_EQ(off.report["build"]["sandbox"].dump(),
+            Json::array({{{"active", false}, {"detail", "disabled with --no-sandbox"}, {"name", "sandbox"}}}).dump());
+  EXPECT_NE(off.output.find("build sandbox: sandbox (OFF)\n"), std::string::npos) << off.output;
+  std::filesystem::remove_all(cache);
+}
+
+TEST(HostE2E, IncludingEtcPasswdIsACompileErrorThatShowsNoLineOfIt) {
+  TempFolder dir("judge-e2e-passwd-");
+  std::string src = dir.Write("passwd.cc",
+                              "#include \"/etc/passwd\"\n"
+                              "extern \"C\" void solve(const float* in, float* out, int n) { out[0] = in[0]; }\n");
+  JudgeRun r = RunHostAt(src, {"--cases", "example"});
+  ASSERT_TRUE(r.report.is_object()) << r.output;
+  EXPECT_EQ(r.report["verdict"], "CE");
+  EXPECT_NE(r.report["build"]["log"].get<std::string>().find("/etc/passwd"), std::string::npos)
+      << r.report["build"]["log"];
+  const std::string json = r.report.dump();
+  std::ifstream passwd("/etc/passwd");
+  int lines = 0;
+  for (std::string line; std::getline(passwd, line);) {
+    if (line.empty()) continue;
+    ++lines;
+    EXPECT_EQ(r.output.find(line), std::string::npos) << "the text report shows a line of /etc/passwd:\n" << r.output;
+    EXPECT_EQ(json.find(line), std::string::npos) << "the JSON report shows a line of /etc/passwd:\n" << json;
+  }
+  EXPECT_GT(lines, 0);
+  EXPECT_EQ(r.output.find("root:x:0:0"), std::string::npos);
+  EXPECT_EQ(json.find("root:x:0:0"), std::string::npos);
+}
+
+// A file the judge's user can read, outside the submission's folder: another student's source, a
+// token. Its first line is one no compiler message quotes, so even without Landlock only the
+// quoted source line could show the marker, and the log filter drops that.
+struct Secret {
+  Secret() : marker("E2E_SECRET_" + std::to_string(::getpid())) {
+    header = folder.Write("secret.h", "int " + marker + " = ;\n");
+  }
+  TempFolder folder{"judge-e2e-secret-"};
+  TempFolder submissions{"judge-e2e-submission-"};
+  std::string marker, header;
+};
+
+TEST(HostE2E, AHeaderOutsideTheSubmissionsFolderReachesNoReport) {
+  Secret secret;
+  std::string src =
+      secret.submissions.Write("leak.cc", "#include \"" + secret.header +
+                                              "\"\n"
+                                              "extern \"C\" void solve(const float* in, float* out, int n) {}\n");
+  JudgeRun r = RunHostAt(src, {"--cases", "example"});
+  ASSERT_TRUE(r.report.is_object()) << r.output;
+  EXPECT_EQ(r.report["verdict"], "CE");
+  const std::string log = r.report["build"]["log"];
+  EXPECT_NE(log.find(secret.header), std::string::npos) << log;  // where the compile failed
+  const Json* landlock = FindLayer(r.report["build"]["sandbox"], "landlock");
+  ASSERT_NE(landlock, nullptr);
+  if ((*landlock)["active"].get<bool>()) EXPECT_NE(log.find("Permission denied"), std::string::npos) << log;
+  EXPECT_EQ(r.output.find(secret.marker), std::string::npos) << r.output;
+  EXPECT_EQ(r.report.dump().find(secret.marker), std::string::npos) << r.report.dump();
+}
+
+TEST(HostE2E, NvccToo_AHeaderOutsideTheSubmissionsFolderReachesNoBuildOutput) {
+  if (FindOnPath("nvcc").empty() && ::access("/usr/local/cuda/bin/nvcc", X_OK) != 0) GTEST_SKIP() << "no nvcc here";
+  Secret secret;
+  std::string src = secret.submissions.Write("leak.cu", "#include \"" + secret.header +
+                                                            "\"\n"
+                                                            "__global__ void k(float* x) { x[0] = 1; }\n");
+  // `judge build` needs no GPU.
+  JudgeRun r =
+      RunJudge({"build", src, "--arch", "sm_90", "--root", JUDGE_SOURCE_DIR, "--cache-dir", JUDGE_TEST_CACHE_DIR});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("compile error: " + src), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(secret.header), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("compile sandbox: rlimits"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find(secret.marker), std::string::npos) << r.output;
+}
+
+TEST(HostE2E, RunByAnUnprivilegedUserBothSandboxesStillHaveAPrivateNetwork) {
+  std::vector<std::string> launcher;
+  if (::geteuid() == 0) {
+    std::string setpriv = FindOnPath("setpriv");
+    if (setpriv.empty()) GTEST_SKIP() << "running as root without setpriv (util-linux) to become nobody";
+    launcher = {setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"};
+  }
+  TempFolder cache("judge-e2e-unprivileged-", 01777);  // the unprivileged judge's compile cache
+  JudgeRun r = RunHostAt(SourcePath("tests/host_submissions/good_sum.cc"),
+                         {"--cases", "example", "--cache-dir", cache.path()}, launcher);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.report["verdict"], "AC");
+  for (const Json* layers : {&r.report["protections"], &r.report["build"]["sandbox"]}) {
+    const Json* net = FindLayer(*layers, "network_namespace");
+    const Json* user = FindLayer(*layers, "unprivileged");
+    ASSERT_TRUE(net && user) << layers->dump();
+    std::string detail = (*net)["detail"];
+    if (detail.find("refused too") != std::string::npos)
+      GTEST_SKIP() << "user namespaces are disabled here: " << detail;
+    EXPECT_TRUE((*net)["active"].get<bool>()) << detail;
+    EXPECT_NE(detail.find("inside an unprivileged user namespace (uid " +
+                          std::to_string(launcher.empty() ? ::geteuid() : 65534)),
+              std::string::npos)
+        << detail;
+    EXPECT_NE((*user)["detail"].get<std::string>().find("(not root)"), std::string::npos) << user->dump();
+  }
+  EXPECT_NE(FindLayer(r.report["build"]["sandbox"], "rlimits")->dump().find("processes in its user namespace"),
+            std::string::npos)
+      << r.report["build"]["sandbox"].dump();
 }
 
 TEST(HostE2E, TextAndJsonOnStdout) {

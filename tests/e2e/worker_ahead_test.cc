@@ -5,8 +5,10 @@
 #include "judge/supervise/worker_ahead.h"
 
 #include <gtest/gtest.h>
+
 #include <signal.h>
 #include <stdlib.h>
+#include <csignal>
 
 #include <cstdlib>
 #include <filesystem>
@@ -22,6 +24,8 @@ namespace fs = std::filesystem;
 class WorkerAheadTest : public ::testing::Test {
  protected:
   void SetUp() override {  // the worker folders land in a folder of the test's own
+    // As the judge does (cli/command.cc): a worker that died must not kill us through its pipe.
+    std::signal(SIGPIPE, SIG_IGN);
     if (const char* t = std::getenv("TMPDIR")) saved_ = t;
     auto dir = MakeTempDir(fs::temp_directory_path().string(), "worker-ahead-test-");
     ASSERT_TRUE(dir);
