@@ -5,6 +5,8 @@
 #include <cmath>
 #include <future>
 
+#include "judge/util/sha256.h"
+
 namespace judge {
 namespace {
 
@@ -43,6 +45,22 @@ size_t ExpectedMemo::size() const {
 }
 
 uint64_t VariantSeed(uint64_t seed, uint64_t run_secret, int k) { return Mix(Mix(seed ^ run_secret) + uint64_t(k)); }
+
+uint64_t FreshSeed(uint64_t run_secret, const std::string& case_name, uint64_t request, int call, size_t input) {
+  std::string hex = Sha256Hex("fresh\n" + std::to_string(run_secret) + "\n" + case_name + "\n" +
+                              std::to_string(request) + "\n" + std::to_string(call) + "\n" + std::to_string(input));
+  return std::stoull(hex.substr(0, 16), nullptr, 16);
+}
+
+Case FreshCase(const PreparedCase& c, const std::vector<std::string>& input_names, const std::vector<uint64_t>& seeds) {
+  Case fresh = c.spec;
+  fresh.inputs = c.variant_inputs.at(0);
+  for (size_t i = 0; i < input_names.size() && i < seeds.size(); ++i) {
+    InputSpec& spec = fresh.inputs.at(input_names[i]);
+    if (spec.generate) spec.generate->seed = seeds[i];
+  }
+  return fresh;
+}
 
 // How far a hidden variant's answer is in size from the published one's (L2 norms, log ratio); 0
 // when the published answer is all zeros.

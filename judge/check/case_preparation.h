@@ -49,4 +49,11 @@ Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const 
 // uses k + variants x attempt).
 uint64_t VariantSeed(uint64_t seed, uint64_t run_secret, int k);
 
+// The seed of input `input` of a fresh timed call (request: which of the run's requests, call: its
+// index): SHA-256 of all of them, so knowing any number of seeds predicts no other.
+uint64_t FreshSeed(uint64_t run_secret, const std::string& case_name, uint64_t request, int call, size_t input);
+
+// The case as a fresh call saw it: the published inputs with their generators' seeds replaced.
+Case FreshCase(const PreparedCase& c, const std::vector<std::string>& input_names, const std::vector<uint64_t>& seeds);
+
 }  // namespace judge

@@ -22,9 +22,12 @@ inline constexpr const char* kJudgeVersion = "0.1.0";
 inline constexpr int kReportSchemaVersion = 1;
 
 // One timed call as the statistics saw it, kept so anyone can redo them (nvbench keeps its samples too).
+// A sample's variant when the call's inputs were generated from seeds of its own (fresh).
+inline constexpr int kFreshSample = -1;
+
 struct TimedSample {
   double ms = 0;         // net of the empty window
-  int variant = 0;       // which input variant the call read
+  int variant = 0;       // which input variant the call read, or kFreshSample
   double clock_mhz = 0;  // SM clock over the call (0: unknown)
   int process = 0;       // which worker process (CUDA context) made it, with --timing-processes
 };
@@ -59,12 +62,18 @@ struct CaseResult {
   int calls_checked = 0;              // outputs checked against the reference
   std::optional<bool> deterministic;  // bitwise-identical outputs for the same input (info)
   std::vector<std::string> flags;     // suspicious timing etc.: a flagged result is not ranked
-  int64_t min_bytes = 0;              // bytes the problem must move
-  double gbps = 0;                    // min_bytes / honest median time
-  double seconds = 0;                 // wall time the judge spent on the case
-  double prepare_seconds = 0;         // of which: waiting for inputs and expected outputs (judge; made
-                                      // while the case before ran, so mostly 0)
-  double setup_seconds = 0;           // of which: the worker's allocation, generation, upload
+  // The judge's own clock per fresh timed call (median), net of its share: the no-op calls'
+  // median (calibration) with their IQR (spread); a note when it did not check the case.
+  struct JudgeClockFigures {
+    double median_ms = 0, calibration_ms = 0, spread_ms = 0;
+    std::string note;
+  } judge_clock;
+  int64_t min_bytes = 0;       // bytes the problem must move
+  double gbps = 0;             // min_bytes / honest median time
+  double seconds = 0;          // wall time the judge spent on the case
+  double prepare_seconds = 0;  // of which: waiting for inputs and expected outputs (judge; made
+                               // while the case before ran, so mostly 0)
+  double setup_seconds = 0;    // of which: the worker's allocation, generation, upload
   std::string worker_stdout, worker_stderr;
   bool output_truncated = false;
 

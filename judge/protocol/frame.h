@@ -14,7 +14,7 @@
 
 namespace judge {
 
-inline constexpr int kProtocolVersion = 2;  // 2: typed messages (ceiling_measured, fault causes, progress stages)
+inline constexpr int kProtocolVersion = 3;  // 3: fresh timed calls (call, await_call, outputs with progress)
 inline constexpr uint32_t kMaxHeaderBytes = 1 << 20;
 
 struct Frame {

@@ -29,6 +29,8 @@ Json CaseRequestToJson(const CaseRequest& r) {
           {"zero_outputs", r.zero_outputs},
           {"diagnostic", r.diagnostic},
           {"hot", r.hot},
+          {"fresh_timed_inputs", r.fresh_timed_inputs},
+          {"noop", r.noop},
           {"timing",
            {{"warmup_calls", t.warmup_calls},
             {"min_samples", t.min_samples},
@@ -70,6 +72,8 @@ Expected<CaseRequest> CaseRequestFromJson(const Json& j) {
   r.zero_outputs = j.value("zero_outputs", false);
   r.diagnostic = j.value("diagnostic", false);
   r.hot = j.value("hot", false);
+  r.fresh_timed_inputs = j.value("fresh_timed_inputs", false);
+  r.noop = j.value("noop", false);
   const Json& t = **timing;
   r.timing =
       TimingPolicy{t.at("warmup_calls").get<int>(), t.at("min_samples").get<int>(), t.at("max_samples").get<int>(),
@@ -136,7 +140,8 @@ Json CaseReportToJson(const CaseReport& r) {
                      {"event_ms", c.event_ms},
                      {"wall_ms", c.wall_ms},
                      {"clock_mhz", c.clock_mhz},
-                     {"throttled", c.throttled}});
+                     {"throttled", c.throttled},
+                     {"fresh", c.fresh}});
   Json j = {{"calls", calls},
             {"output_calls", r.output_calls},
             {"output_bytes_per_call", r.output_bytes_per_call},
@@ -170,6 +175,7 @@ Expected<CaseReport> CaseReportFromJson(const Json& j) {
       rec.wall_ms = c.at("wall_ms").get<double>();
       rec.clock_mhz = c.value("clock_mhz", 0.0);
       rec.throttled = c.value("throttled", false);
+      rec.fresh = c.value("fresh", false);
       if (rec.variant < 0 || rec.event_ms < 0 || rec.wall_ms < 0 || rec.clock_mhz < 0) return bad("negative values");
       r.calls.push_back(rec);
     }
@@ -219,12 +225,21 @@ Expected<Message> DecodeHeader(MessageKind kind, const Frame& frame) {
       return Message(std::move(*request));
     }
     case MessageKind::kProgress: {
-      std::string stage = Field<std::string>(h, "stage");
-      if (stage != "ready" && stage != "call")
-        return MakeError(ErrorCode::kProtocol, "unknown progress stage \"" + stage + "\"");
+      std::string name = Field<std::string>(h, "stage");
+      std::optional<ProgressStage> stage;
+      for (ProgressStage s : {ProgressStage::kReady, ProgressStage::kCall, ProgressStage::kAwaitCall})
+        if (name == ProgressStageName(s)) stage = s;
+      if (!stage) return MakeError(ErrorCode::kProtocol, "unknown progress stage \"" + name + "\"");
       int calls = Field<int>(h, "calls");
       if (calls < 0) return MakeError(ErrorCode::kProtocol, "negative call count");
-      return Message(ProgressMessage{stage == "ready" ? ProgressStage::kReady : ProgressStage::kCall, calls});
+      if (!frame.blob.empty() && *stage != ProgressStage::kCall)
+        return MakeError(ErrorCode::kProtocol, "progress \"" + name + "\" carries outputs");
+      return Message(ProgressMessage{*stage, calls, frame.blob});
+    }
+    case MessageKind::kCall: {
+      CallMessage m{Field<int>(h, "call"), Field<std::vector<uint64_t>>(h, "seeds")};
+      if (m.call < 0) return MakeError(ErrorCode::kProtocol, "negative call index");
+      return Message(std::move(m));
     }
     case MessageKind::kCaseDone: {
       auto report = CaseReportFromJson(h);
@@ -282,8 +297,18 @@ std::string_view MessageKindName(MessageKind kind) {
     case MessageKind::kCeiling: return "ceiling";
     case MessageKind::kCeilingMeasured: return "ceiling_measured";
     case MessageKind::kFault: return "fault";
+    case MessageKind::kCall: return "call";
   }
   return "unknown";
+}
+
+std::string_view ProgressStageName(ProgressStage stage) {
+  switch (stage) {
+    case ProgressStage::kReady: return "ready";
+    case ProgressStage::kCall: return "call";
+    case ProgressStage::kAwaitCall: return "await_call";
+  }
+  return "call";
 }
 
 std::string_view FaultPhaseName(FaultPhase phase) {
@@ -319,8 +344,11 @@ Frame Encode(const Message& message) {
           return {{"protections", SandboxReportToJson(m.protections)}};
         else if constexpr (std::is_same_v<T, CaseRequest>)
           return CaseRequestToJson(m);
-        else if constexpr (std::is_same_v<T, ProgressMessage>)
-          return {{"stage", m.stage == ProgressStage::kReady ? "ready" : "call"}, {"calls", m.calls}};
+        else if constexpr (std::is_same_v<T, ProgressMessage>) {
+          f.blob = m.outputs;
+          return {{"stage", std::string(ProgressStageName(m.stage))}, {"calls", m.calls}};
+        } else if constexpr (std::is_same_v<T, CallMessage>)
+          return {{"call", m.call}, {"seeds", m.seeds}};
         else if constexpr (std::is_same_v<T, CaseDoneMessage>) {
           f.blob = m.outputs;
           return CaseReportToJson(m.report);

@@ -6,11 +6,15 @@
 //   init                 device                        | fault(init)
 //   load                 sandboxed, then loaded        | fault(load)
 //   case                 progress* then case_done      | fault(setup | solve)
+//   call                 (answers progress(await_call): the seeds of one fresh timed call)
 //   ceiling              ceiling_measured              | fault(setup)
 //   (anything else)                                      fault(protocol)
 // `progress` follows every completed solve() call, so the judge applies the per-call deadline to
-// each call separately. The worker never receives expected results. A frame from the worker is
-// untrusted (a submission can write to its fd): Decode validates every field before use.
+// each call separately. With fresh timed inputs, each timed call waits for the judge's `call`: its
+// inputs are generated from seeds sent only then, and the judge times the call on its own clock,
+// from sending `call` to the `progress` that carries the call's outputs (docs/SECURITY.md). The worker never receives
+// expected results. A frame from the worker is untrusted (a submission can write to its fd): Decode validates every
+// field before use.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,6 +54,12 @@ struct CaseRequest {
   bool zero_outputs = false;  // outputs start at zero (else poisoned with 0xFF bytes = NaN)
   bool diagnostic = false;    // one call, no warm-up or timing (used to explain a failure)
   bool hot = false;           // after the cold samples, time calls without the cache flush too
+  // Timed calls wait for a `call` message and generate their inputs from its seeds (every input
+  // has a generator): no timed call's data exists before the judge's clock starts.
+  bool fresh_timed_inputs = false;
+  // The judge's trusted calibration: the same case with the harness's empty function as solve(),
+  // in a worker that never loaded a submission (refused by one that did).
+  bool noop = false;
 };
 
 enum class CallKind { kCheck, kWarmup, kTimed, kHot };  // kHot: timed without the L2 flush
@@ -62,6 +72,7 @@ struct CallRecord {
   double wall_ms = 0;      // host time from before the start event to after a device-wide sync
   double clock_mhz = 0;    // average SM clock around the call (0: unknown)
   bool throttled = false;  // the clock was under the throttle threshold: not a sample
+  bool fresh = false;      // inputs generated from the call's own seeds (variant: the fresh buffer)
 };
 
 // Something the submission did to memory it does not own (or must not change).
@@ -81,6 +92,10 @@ struct CaseReport {
   std::optional<Violation> violation;
 };
 
+// Outputs up to this size per call travel with every call (larger ones: the first and last calls'
+// only); fresh timed inputs need them with every call, so only cases within it get them.
+inline constexpr size_t kSmallOutputBytesPerCall = 64 * 1024;
+
 // The output bytes one call produces for `request`: all output buffers, in signature order. The
 // worker sizes its copies by it and the judge checks what came back against it.
 size_t OutputBytesPerCall(const CaseRequest& request);
@@ -98,7 +113,8 @@ enum class MessageKind {
   kCaseDone,
   kCeiling,
   kCeilingMeasured,
-  kFault
+  kFault,
+  kCall
 };
 std::string_view MessageKindName(MessageKind kind);  // the wire's "type"
 inline constexpr MessageKind kAllMessageKinds[] = {MessageKind::kInit,     MessageKind::kDevice,
@@ -106,7 +122,7 @@ inline constexpr MessageKind kAllMessageKinds[] = {MessageKind::kInit,     Messa
                                                    MessageKind::kLoaded,   MessageKind::kCase,
                                                    MessageKind::kProgress, MessageKind::kCaseDone,
                                                    MessageKind::kCeiling,  MessageKind::kCeilingMeasured,
-                                                   MessageKind::kFault};
+                                                   MessageKind::kFault,    MessageKind::kCall};
 
 // Where a worker failed; whose fault that is follows from it (judge/rules/case_verdict.h).
 enum class FaultPhase { kInit, kLoad, kSetup, kSolve, kProtocol };
@@ -123,18 +139,26 @@ struct InitMessage {  // open the device, apply the sandbox's early layers
 struct DeviceMessage {  // the device is open
   DeviceInfo info;
 };
-struct LoadMessage {  // close the sandbox, then dlopen the submission
-  std::string library;
+struct LoadMessage {    // close the sandbox, then dlopen the submission
+  std::string library;  // empty: only close the sandbox (the judge's calibration worker)
   std::string entry_point = "solve";
 };
 struct SandboxedMessage {  // sent before dlopen, so the layers are known even if a constructor kills the worker
   SandboxReport protections;
 };
 struct LoadedMessage {};
-enum class ProgressStage { kReady, kCall };  // inputs are on the device | a call of solve() returned
+// inputs are on the device | a call of solve() returned | waiting for the seeds of a fresh call
+enum class ProgressStage { kReady, kCall, kAwaitCall };
+std::string_view ProgressStageName(ProgressStage stage);  // the wire's "stage"
 struct ProgressMessage {
   ProgressStage stage = ProgressStage::kCall;
-  int calls = 0;  // calls of solve() completed so far
+  int calls = 0;        // calls of solve() completed so far
+  std::string outputs;  // after a fresh call whose outputs are small: they (the frame's blob), the
+                        // proof that the call was done when the judge's clock stopped
+};
+struct CallMessage {  // the judge's clock starts: one seed per input buffer, in signature order
+  int call = 0;       // the index of the call these seeds are for
+  std::vector<uint64_t> seeds;
 };
 struct CaseDoneMessage {
   CaseReport report;
@@ -150,8 +174,9 @@ struct FaultMessage {
   std::string message;
 };
 
-using Message = std::variant<InitMessage, DeviceMessage, LoadMessage, SandboxedMessage, LoadedMessage, CaseRequest,
-                             ProgressMessage, CaseDoneMessage, CeilingMessage, CeilingMeasuredMessage, FaultMessage>;
+using Message =
+    std::variant<InitMessage, DeviceMessage, LoadMessage, SandboxedMessage, LoadedMessage, CaseRequest, ProgressMessage,
+                 CaseDoneMessage, CeilingMessage, CeilingMeasuredMessage, FaultMessage, CallMessage>;
 MessageKind KindOf(const Message& message);
 
 Frame Encode(const Message& message);

@@ -185,8 +185,16 @@ TEST(Messages, EveryKindRoundTripsWithItsFields) {
   ASSERT_EQ(sb.protections.size(), 1u);
   EXPECT_EQ(sb.protections[0].name, "seccomp");
   RoundTrip<LoadedMessage>(LoadedMessage{});
-  ProgressMessage pr = RoundTrip<ProgressMessage>(ProgressMessage{ProgressStage::kReady, 0});
+  ProgressMessage pr = RoundTrip<ProgressMessage>(ProgressMessage{ProgressStage::kReady, 0, {}});
   EXPECT_EQ(pr.stage, ProgressStage::kReady);
+  pr = RoundTrip<ProgressMessage>(ProgressMessage{ProgressStage::kAwaitCall, 7, {}});
+  EXPECT_EQ(pr.stage, ProgressStage::kAwaitCall);
+  EXPECT_EQ(pr.calls, 7);
+  pr = RoundTrip<ProgressMessage>(ProgressMessage{ProgressStage::kCall, 8, std::string("\x01\x02\x03\x04", 4)});
+  EXPECT_EQ(pr.outputs, std::string("\x01\x02\x03\x04", 4));  // a fresh call's outputs, in the blob
+  CallMessage call = RoundTrip<CallMessage>(CallMessage{7, {0xFFFFFFFFFFFFFFFFull, 3}});
+  EXPECT_EQ(call.call, 7);
+  EXPECT_EQ(call.seeds, (std::vector<uint64_t>{0xFFFFFFFFFFFFFFFFull, 3}));  // all 64 bits survive JSON
   RoundTrip<CeilingMessage>(CeilingMessage{});
   CeilingMeasuredMessage c = RoundTrip<CeilingMeasuredMessage>(CeilingMeasuredMessage{ReadCeiling{4500.5, "4x256"}});
   EXPECT_DOUBLE_EQ(c.ceiling.gbps, 4500.5);
@@ -258,8 +266,16 @@ TEST(Messages, UnknownTypesPhasesAndCausesAreRejected) {
   auto bad = Decode(f);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("case_don"), std::string::npos);
-  f = Encode(ProgressMessage{ProgressStage::kCall, 1});
+  f = Encode(ProgressMessage{ProgressStage::kCall, 1, {}});
   f.header["calls"] = -3;
+  EXPECT_FALSE(Decode(f).ok());
+  f = Encode(ProgressMessage{ProgressStage::kCall, 1, {}});
+  f.header["stage"] = "nap";
+  EXPECT_FALSE(Decode(f).ok());
+  f = Encode(ProgressMessage{ProgressStage::kAwaitCall, 1, {}});
+  f.blob = "xxxx";  // outputs belong to a finished call only
+  EXPECT_FALSE(Decode(f).ok());
+  f = Encode(CallMessage{-1, {1}});
   EXPECT_FALSE(Decode(f).ok());
 }
 

@@ -64,6 +64,12 @@ Json CaseToJson(const CaseResult& c, const RunReport& r) {
                    {"raw_median_ms", c.raw_event_median_ms},
                    {"window_correction_ms", c.window_correction_ms},
                    {"throttled_discarded", c.throttled_discarded}};
+    // The judge's own clock on the fresh timed calls (net of its calibrated share), the check
+    // behind the worker's figures: 0 with a note when it did not run.
+    j["timing"]["judge_clock"] = {{"median_ms", Finite(c.judge_clock.median_ms)},
+                                  {"calibration_ms", Finite(c.judge_clock.calibration_ms)},
+                                  {"spread_ms", Finite(c.judge_clock.spread_ms)},
+                                  {"note", c.judge_clock.note}};
     if (c.hot.count) j["timing"]["hot"] = StatsToJson(c.hot);  // labelled: the L2 was not flushed
     Json ms = Json::array(), variant = Json::array(), clock = Json::array(), process = Json::array();
     for (const TimedSample& s : c.samples) {
@@ -243,6 +249,11 @@ CaseResult CaseFromJson(const Json& j) {
     c.audit.overhead_wall_ms = Number(audit, "overhead_wall_ms");
     c.overhead_event_ms = Number(audit, "overhead_event_ms");
     c.audit.honest_median_ms = Number(audit, "median_ms");
+    const Json judge_clock = t.value("judge_clock", Json::object());
+    c.judge_clock.median_ms = Number(judge_clock, "median_ms");
+    c.judge_clock.calibration_ms = Number(judge_clock, "calibration_ms");
+    c.judge_clock.spread_ms = Number(judge_clock, "spread_ms");
+    c.judge_clock.note = judge_clock.value("note", "");
     const Json samples = t.value("samples", Json::object());
     const Json ms = samples.value("ms", Json::array()), variant = samples.value("variant", Json::array()),
                clock = samples.value("clock_mhz", Json::array()), process = samples.value("process", Json::array());

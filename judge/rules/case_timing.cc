@@ -2,10 +2,55 @@
 #include "judge/rules/case_timing.h"
 
 #include <algorithm>
+#include <cmath>
 
+#include "judge/measure/sample_stats.h"
 #include "judge/measure/timing_audit.h"
 
 namespace judge {
+
+JudgeClockComparison CompareWithJudgeClock(const std::vector<double>& judge_call_ms,
+                                           const std::vector<double>& worker_event_ms, double calibration_ms,
+                                           double calibration_spread_ms) {
+  JudgeClockComparison c;
+  if (judge_call_ms.empty() || worker_event_ms.empty()) return c;
+  c.judge_ms = std::max(0.0, Summarize(judge_call_ms).median - calibration_ms);
+  c.worker_ms = Summarize(worker_event_ms).median;
+  c.allowed_ms = std::max(kJudgeClockShare * c.judge_ms, kJudgeClockFloorMs + 3 * calibration_spread_ms);
+  c.disagrees = c.worker_ms < c.judge_ms - c.allowed_ms;
+  return c;
+}
+
+namespace {
+
+std::string Us(double ms) { return std::to_string(int(std::lround(ms * 1e3))) + " us"; }
+
+// Timed calls only: hot calls have no flush, their judge's share differs from the calibration's.
+void CheckJudgeClock(const CaseReport& rep, const JudgeClock& clock, CaseResult* result) {
+  if (!clock.wanted) return;
+  if (!clock.calibrated) {
+    result->judge_clock.note = "not calibrated (the judge's trusted worker failed): not checked";
+    return;
+  }
+  std::vector<double> judge, worker;
+  for (const auto& [call, ms] : clock.call_ms) {
+    if (call < 0 || size_t(call) >= rep.calls.size() || rep.calls[size_t(call)].kind != CallKind::kTimed) continue;
+    judge.push_back(ms);
+    worker.push_back(rep.calls[size_t(call)].event_ms);
+  }
+  if (judge.empty()) return;
+  JudgeClockComparison c = CompareWithJudgeClock(judge, worker, clock.calibration_ms, clock.calibration_spread_ms);
+  result->judge_clock.median_ms = c.judge_ms;
+  result->judge_clock.calibration_ms = clock.calibration_ms;
+  result->judge_clock.spread_ms = clock.calibration_spread_ms;
+  if (c.disagrees)
+    result->flags.push_back("the judge's own clock saw " + Us(c.judge_ms) + " per call, the worker's timer " +
+                            Us(c.worker_ms) +
+                            ": times measured inside the submission's process are not trusted beyond that (a "
+                            "patched timer or clock?)");
+}
+
+}  // namespace
 
 void SummarizeTiming(const CaseReport& rep, const std::vector<int>& call_process, const TimingContext& context,
                      CaseResult* result) {
@@ -36,9 +81,11 @@ void SummarizeTiming(const CaseReport& rep, const std::vector<int>& call_process
     }
     event.push_back(call.event_ms);
     wall.push_back(call.wall_ms);
-    result->samples.push_back({Net(call.event_ms), call.variant, call.clock_mhz, ProcessOf(i)});
+    result->samples.push_back(
+        {Net(call.event_ms), call.fresh ? kFreshSample : call.variant, call.clock_mhz, ProcessOf(i)});
     if (call.clock_mhz > 0) clocks.push_back(call.clock_mhz);
   }
+  CheckJudgeClock(rep, context.judge_clock, result);
   result->hot = Summarize(hot);
   result->sm_clock_mhz = Summarize(clocks).median;
   // Only timed calls can have been throttled throughout: a case whose figure is its first call

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "judge/rules/case_verdict.h"
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <map>
@@ -123,6 +124,12 @@ std::pair<CheckResult, std::string> CheckCall(const Problem& problem, const Expe
     }
   }
   return {worst, name};
+}
+
+int FreshCallsToCheck(int fresh_calls, int64_t input_bytes_per_call) {
+  int64_t affordable = input_bytes_per_call > 0 ? kFreshCheckBytes / input_bytes_per_call : fresh_calls;
+  affordable = std::clamp<int64_t>(affordable, kFreshCallsChecked, kFreshCallsCheckedMax);
+  return int(std::min<int64_t>(fresh_calls, affordable));
 }
 
 OutputJudgement JudgeOutputs(const Problem& problem, const std::vector<ExpectedOutputs>& expected,

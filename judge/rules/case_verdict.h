@@ -54,6 +54,16 @@ struct OutputJudgement {
   // A wrong first call without a memory violation: diagnostic reruns may say why (Explain* below).
   bool diagnose = false;
 };
+// How many of a case's fresh timed calls the reference checks (drawn at random after the case, so
+// the worker cannot know which): as many as kFreshCheckBytes of inputs make, within
+// [kFreshCallsChecked, kFreshCallsCheckedMax] (each is a reference run in a child process). A
+// submission that fakes a share f of the calls is caught with probability 1 - (1 - f)^k; moving the
+// median takes f > 1/2 (>= 87.5% at k = 3; a 10% share is caught 97% of the time at k = 32).
+inline constexpr int kFreshCallsChecked = 3;
+inline constexpr int kFreshCallsCheckedMax = 32;
+inline constexpr int64_t kFreshCheckBytes = int64_t(256) << 20;
+int FreshCallsToCheck(int fresh_calls, int64_t input_bytes_per_call);
+
 OutputJudgement JudgeOutputs(const Problem& problem, const std::vector<ExpectedOutputs>& expected,
                              const CaseReport& report, const std::string& outputs);
 

@@ -292,5 +292,68 @@ TEST(CaseTiming, TheRankedFigureIsTheHonestMedianAndSamplesKeepTheirProcess) {
   EXPECT_EQ(result.samples[2].variant, 2);
 }
 
+TEST(CaseVerdict, FreshCallsCheckedAreAsManyAsTheirInputsAllowWithinBounds) {
+  EXPECT_EQ(FreshCallsToCheck(500, 400'000), 32);    // N = 1e5 floats: the ceiling
+  EXPECT_EQ(FreshCallsToCheck(20, 400'000), 20);     // all of them when there are fewer
+  EXPECT_EQ(FreshCallsToCheck(30, 16 << 20), 16);    // N = 4M: 256 MiB of inputs
+  EXPECT_EQ(FreshCallsToCheck(10, 400'000'000), 3);  // N = 1e8: the floor
+  EXPECT_EQ(FreshCallsToCheck(2, 400'000'000), 2);   // never more than there are
+  EXPECT_EQ(FreshCallsToCheck(0, 16 << 20), 0);
+}
+
+TEST(CaseTiming, TheJudgesClockTableOfCases) {
+  struct Row {
+    const char* name;
+    std::vector<double> judge_ms, worker_ms;
+    double calibration_ms, spread_ms;
+    bool disagrees;
+  };
+  for (const Row& r : std::vector<Row>{
+           // judge 1.0 - 0.1 = 0.9 ms; the events' 0.88 ms is within 10%
+           {"an honest call: events a little under the judge's clock",
+            {1.0, 1.0, 1.01},
+            {0.88, 0.88, 0.89},
+            0.1,
+            0.001,
+            false},
+           {"a timer that runs 2.3x slow", {1.0, 1.0, 1.0}, {0.39, 0.39, 0.39}, 0.1, 0.001, true},
+           {"events above the judge's clock are never flagged", {0.5, 0.5}, {0.9, 0.9}, 0.1, 0.001, false},
+           // 11_single_pass at N = 1e8 on the H200: 57 us over its events on the judge's clock, honest
+           {"the judge's clock's own noise is allowed", {0.7361}, {0.0942}, 0.585, 0.0244, false},
+           {"the allowance is not unlimited", {1.100, 1.100}, {0.010, 0.010}, 0.1, 0.002, true},
+           {"a noisy calibration widens it", {1.100, 1.100}, {0.010, 0.010}, 0.1, 0.350, false},
+           {"medians: one preempted call moves nothing", {1.0, 9.0, 1.0}, {0.9, 0.9, 0.9}, 0.1, 0.001, false},
+       }) {
+    JudgeClockComparison c = CompareWithJudgeClock(r.judge_ms, r.worker_ms, r.calibration_ms, r.spread_ms);
+    EXPECT_EQ(c.disagrees, r.disagrees) << r.name << ": judge " << c.judge_ms << " worker " << c.worker_ms
+                                        << " allowed " << c.allowed_ms;
+  }
+  EXPECT_FALSE(CompareWithJudgeClock({}, {}, 0, 0).disagrees);
+}
+
+TEST(CaseTiming, TheJudgesClockFlagsOnlyTimedFreshCallsAndSaysWhenItCouldNotCheck) {
+  CaseReport rep = Calls({{CallKind::kCheck, 0, 0.2, 0.3},
+                          {CallKind::kTimed, 1, 0.2, 0.3, 0, false, true},
+                          {CallKind::kTimed, 1, 0.2, 0.3, 0, false, true},
+                          {CallKind::kHot, 1, 0.1, 0.2, 0, false, true}});
+  TimingContext context;
+  context.judge_clock.wanted = true;
+  context.judge_clock.call_ms = {{1, 1.0}, {2, 1.0}, {3, 0.2}};
+  CaseResult uncalibrated;
+  uncalibrated.min_bytes = 1;
+  SummarizeTiming(rep, {}, context, &uncalibrated);
+  EXPECT_TRUE(uncalibrated.flags.empty());
+  EXPECT_TRUE(Has(uncalibrated.judge_clock.note, "not calibrated"));
+  context.judge_clock.calibrated = true;
+  context.judge_clock.calibration_ms = 0.1;
+  CaseResult flagged;
+  flagged.min_bytes = 1;
+  SummarizeTiming(rep, {}, context, &flagged);
+  EXPECT_NEAR(flagged.judge_clock.median_ms, 0.9, 1e-9);  // the hot call's 0.2 ms is not among them
+  ASSERT_EQ(flagged.flags.size(), 1u);
+  EXPECT_TRUE(Has(flagged.flags[0], "judge's own clock saw 900 us per call, the worker's timer 200 us"))
+      << flagged.flags[0];
+}
+
 }  // namespace
 }  // namespace judge

@@ -6,10 +6,12 @@
 
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
 
+#include "judge/measure/sample_stats.h"
 #include "judge/rules/case_timing.h"
 #include "judge/util/fs.h"
 
@@ -40,6 +42,44 @@ Failure NotHeard(const Heard& heard, const std::string& when, const Limits& limi
   return WorkerEnded(heard.event, when, limits, submission_loaded);
 }
 
+// The seeds of one fresh call, one per input buffer in signature order.
+std::vector<uint64_t> FreshSeeds(uint64_t run_secret, const std::string& case_name, uint64_t request, int call,
+                                 const CaseRequest& r) {
+  std::vector<uint64_t> seeds;
+  for (const ParamArg& p : r.params)
+    if (p.is_buffer && p.buffer.is_input)
+      seeds.push_back(FreshSeed(run_secret, case_name, request, call, seeds.size()));
+  return seeds;
+}
+
+// What a case_done must agree with: the request's variants, the fresh calls the judge timed, and
+// outputs that are never a fresh call's (those came with the call). Why not, or nullopt.
+std::optional<std::string> Inconsistent(const CaseReport& rep, const CaseRequest& request,
+                                        const std::vector<CaseRunner::FreshCall>& fresh, size_t per_call) {
+  if (rep.output_bytes_per_call != per_call)
+    return "the worker returned " + std::to_string(rep.output_bytes_per_call) + " output bytes per call, expected " +
+           std::to_string(per_call);
+  int variants = 1;
+  for (const ParamArg& p : request.params)
+    if (p.is_buffer && p.buffer.is_input) variants = int(p.buffer.variants.size());
+  size_t fresh_seen = 0;
+  for (size_t i = 0; i < rep.calls.size(); ++i) {
+    const CallRecord& call = rep.calls[i];
+    if (call.fresh) {
+      if (fresh_seen >= fresh.size() || fresh[fresh_seen].call != int(i))
+        return "call " + std::to_string(i + 1) + " is reported fresh, but the judge sent it no seeds";
+      ++fresh_seen;
+    } else if (call.variant >= variants) {
+      return "call " + std::to_string(i + 1) + " names input variant " + std::to_string(call.variant) + " of " +
+             std::to_string(variants);
+    }
+  }
+  if (fresh_seen != fresh.size()) return "the worker reported fewer fresh calls than the judge timed";
+  for (int c : rep.output_calls)
+    if (rep.calls[size_t(c)].fresh) return "a fresh call's outputs came twice";
+  return std::nullopt;
+}
+
 }  // namespace
 
 CaseRequest BuildCaseRequest(const Problem& problem, const PreparedCase& c) {
@@ -66,7 +106,10 @@ CaseRequest BuildCaseRequest(const Problem& problem, const PreparedCase& c) {
 }
 
 CaseRunner::CaseRunner(const Problem& problem, CaseRunnerConfig config)
-    : problem_(problem), config_(std::move(config)), session_(Recipe(), config_.ahead, config_.finish_grace_seconds) {}
+    : problem_(problem),
+      config_(std::move(config)),
+      session_(Recipe(), config_.ahead, config_.finish_grace_seconds),
+      trusted_(Recipe(), nullptr, config_.finish_grace_seconds) {}
 
 // Everything a worker for this runner starts with. Its environment holds only what CUDA and the
 // loader need: the judge's own environment may hold secrets.
@@ -91,10 +134,20 @@ WorkerRecipe CaseRunner::Recipe() const {
                           uint64_t(problem_.limits.host_memory_mb * 1024 * 1024)};
   SandboxPolicy policy;
   policy.enabled = config_.sandbox;
-  // compute-sanitizer injects its own library into the worker, which must reach the tool's front
-  // end (outside any namespace, as root): its runs keep only the rlimits, and say so.
-  if (!config_.wrapper.empty())
-    policy.skip = {"network_namespace", "unprivileged", "no_new_privs", "landlock", "seccomp"};
+  // compute-sanitizer injects its own library into the worker, which reports to the tool's front
+  // end through a socket in the network namespace the front end started in: a new one leaves the
+  // run hanging. The other layers hold (seccomp, Landlock, nobody, no_new_privs: each tried on the
+  // H200, docs/results/h200-2026-12-01-sanitizer-sandbox.md); $JUDGE_SANITIZER_SKIP overrides the
+  // list, for finding what a given machine's tool needs.
+  if (!config_.wrapper.empty()) {
+    policy.skip = {"network_namespace"};
+    if (const char* skip = std::getenv("JUDGE_SANITIZER_SKIP")) {
+      policy.skip.clear();
+      std::stringstream list(skip);
+      for (std::string layer; std::getline(list, layer, ',');)
+        if (!layer.empty()) policy.skip.push_back(layer);
+    }
+  }
   for (const auto& layer : SandboxSkipFromEnvironment()) policy.skip.push_back(layer);
   r.init = InitMessage{config_.device_kind, config_.flush, policy};
   r.init_seconds = kInitSeconds * config_.time_scale;
@@ -153,43 +206,69 @@ std::optional<Failure> CaseRunner::Load() {
 }
 
 CaseRunner::Outcome CaseRunner::Request(const PreparedCase& c, const CaseRequest& request) {
-  Outcome out;
-  auto fail = [&](Failure f) {
-    out.failure = f;
-    session_.Kill();
-    return out;
-  };
   if (auto f = EnsureWorker()) {
+    Outcome out;
     out.failure = f;
     return out;
   }
   // Timed work waits until the judge's own workers, starting or exiting, have left the GPU.
   if (config_.ahead && c.spec.IsPerformance()) config_.ahead->Quiesce();
-  if (auto gone = session_.Send(request)) return fail(WorkerEnded(*gone, "before the case started", problem_.limits));
+  return Exchange(session_, request, /*submission_loaded=*/true);
+}
+
+CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseRequest& request, bool submission_loaded) {
+  Outcome out;
+  auto fail = [&](Failure f) {
+    out.failure = f;
+    session.Kill();
+    return out;
+  };
+  const uint64_t request_id = ++requests_;
+  if (auto gone = session.Send(request))
+    return fail(WorkerEnded(*gone, "before the case started", problem_.limits, submission_loaded));
   bool ready = false;
   int calls = 0;
+  std::optional<Clock::time_point> clock_started;  // the judge's clock, for the fresh call in flight
   const Limits& limits = problem_.limits;
+  const size_t per_call = OutputBytesPerCall(request);
   for (;;) {
     double timeout = (ready ? limits.call_seconds + kCallSlackSeconds : limits.setup_seconds) * config_.time_scale;
-    Heard heard = session_.Next(timeout);
+    Heard heard = session.Next(timeout);
     if (!heard.ok() && heard.event.kind == WorkerEvent::Kind::kTimeout)
       return fail(TimedOut(ready, calls + 1, timeout, limits.call_seconds));
     if (!heard.ok())
       return fail(WorkerEnded(
           heard.event,
           ready ? "during call " + std::to_string(calls + 1) + " of solve()" : "before the first call of solve()",
-          limits));
+          limits, submission_loaded));
     if (auto* progress = std::get_if<ProgressMessage>(&*heard.message)) {
       ready = true;
+      if (progress->stage == ProgressStage::kAwaitCall) {
+        if (!request.fresh_timed_inputs || progress->calls != calls || clock_started)
+          return fail(Unexpected(MessageKind::kProgress, "(a fresh call out of turn)"));
+        CallMessage call{calls, FreshSeeds(config_.run_secret, request.name, request_id, calls, request)};
+        out.fresh.push_back(FreshCall{calls, call.seeds, 0, {}});
+        clock_started = Clock::now();
+        if (auto gone = session.Send(call))
+          return fail(WorkerEnded(*gone, "before call " + std::to_string(calls + 1), limits, submission_loaded));
+        continue;
+      }
+      if (clock_started) {  // the fresh call in flight is done: its outputs stop the judge's clock
+        out.fresh.back().judge_ms = std::chrono::duration<double, std::milli>(Clock::now() - *clock_started).count();
+        clock_started.reset();
+        if (progress->outputs.size() != per_call)
+          return fail({Verdict::kRuntimeError,
+                       "the worker ended a fresh call with " + std::to_string(progress->outputs.size()) +
+                           " output bytes, expected " + std::to_string(per_call) + " (result channel tampered with?)"});
+        out.fresh.back().outputs = std::move(progress->outputs);
+      } else if (!progress->outputs.empty())
+        return fail(Unexpected(MessageKind::kProgress, "(outputs outside a fresh call)"));
       calls = progress->calls;
       continue;
     }
     if (auto* done = std::get_if<CaseDoneMessage>(&*heard.message)) {
-      if (done->report.output_bytes_per_call != OutputBytesPerCall(request))
-        return fail({Verdict::kRuntimeError,
-                     "the worker returned " + std::to_string(done->report.output_bytes_per_call) +
-                         " output bytes per call, expected " + std::to_string(OutputBytesPerCall(request)) +
-                         " (result channel tampered with?)"});
+      if (auto why = Inconsistent(done->report, request, out.fresh, per_call))
+        return fail({Verdict::kRuntimeError, *why + " (result channel tampered with?)"});
       out.report = std::move(done->report);
       out.outputs = std::move(done->outputs);
       return out;
@@ -197,6 +276,36 @@ CaseRunner::Outcome CaseRunner::Request(const PreparedCase& c, const CaseRequest
     if (auto* fault = std::get_if<FaultMessage>(&*heard.message)) return fail(Faulted(*fault, calls));
     return fail(Unexpected(KindOf(*heard.message), "during a case"));
   }
+}
+
+std::optional<std::pair<double, double>> CaseRunner::CalibrateFresh(const CaseRequest& request) {
+  if (!trusted_.running()) {
+    auto started = trusted_.Start();
+    if (!started || !started->ok() || KindOf(*started->message) != MessageKind::kDevice) {
+      trusted_.Kill();
+      return std::nullopt;
+    }
+    // Confined like the submission's worker (no library loaded): the same cost per system call.
+    Heard sealed = trusted_.Ask(LoadMessage{"", problem_.entry_point}, problem_.limits.setup_seconds);
+    if (sealed.ok() && KindOf(*sealed.message) == MessageKind::kSandboxed)
+      sealed = trusted_.Next(problem_.limits.setup_seconds);
+    if (!sealed.ok() || KindOf(*sealed.message) != MessageKind::kLoaded) {
+      trusted_.Kill();
+      return std::nullopt;
+    }
+  }
+  CaseRequest noop = request;
+  noop.noop = true;
+  Outcome o = Exchange(trusted_, noop, /*submission_loaded=*/false);
+  if (o.failure || o.fresh.empty()) {
+    spdlog::warn("the judge's clock could not be calibrated for case {}: {}", request.name,
+                 o.failure ? o.failure->detail : "no fresh calls");
+    return std::nullopt;
+  }
+  std::vector<double> ms;
+  for (const FreshCall& f : o.fresh) ms.push_back(f.judge_ms);
+  SampleStats stats = Summarize(ms);
+  return std::pair{stats.median, stats.iqr()};
 }
 
 CaseResult CaseRunner::RunCase(const PreparedCase& c) {
@@ -212,6 +321,13 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c) {
   CaseRequest request = BuildCaseRequest(problem_, c);
   request.diagnostic = config_.single_call;
   request.hot = config_.hot && c.spec.IsPerformance();
+  request.fresh_timed_inputs = WantsFreshInputs(c, request);
+  // Calibrated first: the trusted worker then idles while the submission's runs.
+  std::optional<std::pair<double, double>> calibration;
+  if (request.fresh_timed_inputs && !load_failure_) {
+    if (config_.ahead) config_.ahead->Quiesce();  // as for the timed calls: no worker starting on the GPU
+    calibration = CalibrateFresh(request);
+  }
   Outcome outcome = Request(c, request);
   if (c.spec.IsPerformance() && config_.timing_processes > 1 && !outcome.failure)
     TimeInMoreProcesses(c, request, &outcome);
@@ -219,7 +335,7 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c) {
     result.verdict = outcome.failure->verdict;
     result.detail = outcome.failure->detail;
   } else {
-    Judge(c, outcome, result);
+    Judge(c, outcome, calibration, result);
   }
   Printed printed = session_.TakeOutput();
   result.worker_stdout = std::move(printed.out);
@@ -239,6 +355,10 @@ void CaseRunner::TimeInMoreProcesses(const PreparedCase& c, const CaseRequest& r
       return;
     }
     const int shift = int(outcome->report.calls.size());
+    for (FreshCall& f : more.fresh) {
+      f.call += shift;
+      outcome->fresh.push_back(std::move(f));
+    }
     CaseReport& into = outcome->report;
     into.calls.insert(into.calls.end(), more.report.calls.begin(), more.report.calls.end());
     for (int call : more.report.output_calls) into.output_calls.push_back(call + shift);
@@ -248,11 +368,25 @@ void CaseRunner::TimeInMoreProcesses(const PreparedCase& c, const CaseRequest& r
   }
 }
 
-void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome, CaseResult& result) {
-  SummarizeTiming(
-      outcome.report, outcome.call_process,
-      TimingContext{config_.window_correction_ms, config_.single_call, config_.plausible_gbps, config_.plausible_basis},
-      &result);
+bool CaseRunner::WantsFreshInputs(const PreparedCase& c, const CaseRequest& request) const {
+  if (!c.spec.IsPerformance() || config_.single_call || !config_.reference || c.variant_inputs.empty()) return false;
+  for (const auto& [name, spec] : c.variant_inputs[0])
+    if (!spec.generate) return false;
+  return OutputBytesPerCall(request) <= kSmallOutputBytesPerCall;
+}
+
+void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome,
+                       const std::optional<std::pair<double, double>>& calibration, CaseResult& result) {
+  TimingContext timing{config_.window_correction_ms, config_.single_call, config_.plausible_gbps,
+                       config_.plausible_basis};
+  for (const FreshCall& f : outcome.fresh) timing.judge_clock.call_ms[f.call] = f.judge_ms;
+  timing.judge_clock.wanted = !outcome.fresh.empty();
+  if (calibration) {
+    timing.judge_clock.calibrated = true;
+    timing.judge_clock.calibration_ms = calibration->first;
+    timing.judge_clock.calibration_spread_ms = calibration->second;
+  }
+  SummarizeTiming(outcome.report, outcome.call_process, timing, &result);
   OutputJudgement j = JudgeOutputs(problem_, c.expected, outcome.report, outcome.outputs);
   // A case that failed on its first call is run again in two diagnostic modes, to say why.
   if (j.diagnose) {
@@ -272,6 +406,54 @@ void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome, CaseResult
   result.timed_check = j.timed_check;
   result.calls_checked = j.calls_checked;
   result.deterministic = j.deterministic;
+  if (result.verdict == Verdict::kAccepted) CheckFreshCalls(c, outcome, result);
+}
+
+// Fresh calls drawn from the run secret after the case (FreshCallsToCheck says how many), so the
+// worker cannot know which; the references run in parallel, each in its own child process.
+void CaseRunner::CheckFreshCalls(const PreparedCase& c, const Outcome& outcome, CaseResult& result) {
+  if (outcome.fresh.empty()) return;
+  auto start = Clock::now();
+  std::vector<std::string> input_names;
+  for (const Param& p : problem_.params)
+    if (p.is_buffer && p.role == Role::kInput) input_names.push_back(p.name);
+  std::vector<size_t> order(outcome.fresh.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  uint64_t state = FreshSeed(config_.run_secret, c.spec.name, requests_, -1, 0);
+  for (size_t i = order.size(); i > 1; --i) {  // Fisher-Yates with the counter RNG's mixer
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    std::swap(order[i - 1], order[size_t((state >> 33) % i)]);
+  }
+  int64_t input_bytes = 0;
+  for (const Param& p : problem_.params)
+    if (p.is_buffer && p.role == Role::kInput)
+      input_bytes += problem_.ElementCount(p, c.spec.scalars).value() * int64_t(DTypeSize(p.dtype));
+  order.resize(size_t(FreshCallsToCheck(int(order.size()), input_bytes)));
+  std::vector<std::future<Expected<ExpectedOutputs>>> pending;
+  for (size_t i : order)
+    pending.push_back(std::async(std::launch::async, [&, i] {
+      return config_.reference->Compute(problem_, FreshCase(c, input_names, outcome.fresh[i].seeds));
+    }));
+  for (size_t k = 0; k < order.size(); ++k) {
+    const FreshCall& f = outcome.fresh[order[k]];
+    auto expected = pending[k].get();
+    if (!expected) {
+      result.verdict = Verdict::kInternalError;
+      result.detail = "the reference failed on a timed call's fresh inputs: " + expected.error().message;
+      return;
+    }
+    auto [check, buffer] = CheckCall(problem_, *expected, f.outputs);
+    ++result.calls_checked;
+    if (check.passed) continue;
+    result.verdict = Verdict::kWrongAnswer;
+    result.detail = "wrong on timed call " + std::to_string(f.call + 1) +
+                    ", whose inputs were generated when it started (right on the calls before: answers kept from "
+                    "earlier calls, or work skipped?): " +
+                    check.Describe(buffer);
+    return;
+  }
+  spdlog::debug("{}: {} fresh calls checked by the reference in {:.3f} s", c.spec.name, order.size(),
+                std::chrono::duration<double>(Clock::now() - start).count());
 }
 
 std::optional<CheckResult> CaseRunner::Rerun(const PreparedCase& c, const CaseRequest& request) {

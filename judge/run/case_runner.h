@@ -44,6 +44,10 @@ struct CaseRunnerConfig {
   // Starts workers ahead and lets them exit in the background (shared by the runs of a ladder,
   // batch or comparison); null: every worker starts and exits in line.
   std::shared_ptr<WorkerAhead> ahead;
+  // Fresh timed inputs: their seeds come from this secret, and the reference checks a few of those
+  // calls after the case. Without a reference, performance cases keep the rotating variants only.
+  const Reference* reference = nullptr;
+  uint64_t run_secret = 0;
 };
 
 class CaseRunner {
@@ -53,19 +57,37 @@ class CaseRunner {
   // What the sandbox achieved in the last worker that loaded the submission.
   const SandboxReport& protections() const { return protections_; }
 
+  struct FreshCall {  // a timed call whose inputs came from seeds sent when it started
+    int call = 0;     // index into the report's calls
+    std::vector<uint64_t> seeds;
+    double judge_ms = 0;  // the judge's clock, from sending the seeds to the call's outputs
+    std::string outputs;
+  };
+
  private:
   struct Outcome {  // one case request's answer
     std::optional<Failure> failure;
     CaseReport report;
     std::string outputs;
     std::vector<int> call_process;  // which worker process made each call (empty: all the first)
+    std::vector<FreshCall> fresh;
   };
   WorkerRecipe Recipe() const;
   std::optional<Failure> EnsureWorker();
   std::optional<Failure> Load();
   Status CopyLibrary() const;  // into the worker's folder
   Outcome Request(const PreparedCase& c, const CaseRequest& request);
-  void Judge(const PreparedCase& c, const Outcome& outcome, CaseResult& result);
+  // Talks `request` through with the worker of `session` (the submission's, or the trusted one).
+  Outcome Exchange(WorkerSession& session, const CaseRequest& request, bool submission_loaded);
+  // The judge's clock on the same case with an empty solve() in a worker that never loaded a
+  // submission: the judge's own share of a fresh call (median, ms), and its spread; nullopt when
+  // that worker failed (then the case's judge-clock check is skipped, and the report says so).
+  std::optional<std::pair<double, double>> CalibrateFresh(const CaseRequest& request);
+  // Checks a few fresh calls' outputs with the reference; a failure is the case's verdict.
+  void CheckFreshCalls(const PreparedCase& c, const Outcome& outcome, CaseResult& result);
+  void Judge(const PreparedCase& c, const Outcome& outcome, const std::optional<std::pair<double, double>>& calibration,
+             CaseResult& result);
+  bool WantsFreshInputs(const PreparedCase& c, const CaseRequest& request) const;
   // One diagnostic call in another mode; nullopt when it did not even run cleanly.
   std::optional<CheckResult> Rerun(const PreparedCase& c, const CaseRequest& request);
   // Times a performance case again in fresh worker processes (config_.timing_processes in all)
@@ -75,6 +97,8 @@ class CaseRunner {
   const Problem& problem_;
   CaseRunnerConfig config_;
   WorkerSession session_;
+  WorkerSession trusted_;                // never loads a submission: calibrates the judge's clock
+  uint64_t requests_ = 0;                // every request gets its own fresh seeds
   std::optional<Failure> load_failure_;  // a library that cannot load fails every case the same way
   SandboxReport protections_;
 };

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "judge/run/run_pipeline.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -201,6 +205,8 @@ Status ValidateSubmissionPath(const std::string& path) {
 // current one (two: a short case before a large one would hide too little).
 constexpr size_t kPrepareAhead = 2;
 
+constexpr int kPrepareAheadNice = 10;
+
 class CasePrefetcher {
  public:
   using Prepare = std::function<Expected<PreparedCase>(size_t)>;
@@ -208,7 +214,13 @@ class CasePrefetcher {
   void Start(size_t index) {
     for (const auto& p : pending_)
       if (p.first == index) return;
-    pending_.emplace_back(index, std::async(std::launch::async, prepare_, index));
+    // Ahead of its case, at a lower priority (inherited by its threads and the reference's child
+    // processes): the judge's own thread must wake at once when a timed call's outputs arrive, as
+    // its clock times the call (judge/rules/case_timing.h).
+    pending_.emplace_back(index, std::async(std::launch::async, [this, index] {
+                            (void)::setpriority(PRIO_PROCESS, pid_t(::syscall(SYS_gettid)), kPrepareAheadNice);
+                            return prepare_(index);
+                          }));
   }
   Expected<PreparedCase> Take(size_t index) {
     // Cases prepared ahead but not run (skipped twins) finish first: a future's end is its wait.
@@ -366,6 +378,8 @@ void JudgeBuilt(const RunOptions& o, const Problem& problem, const std::vector<C
     return;
   }
   CaseRunnerConfig config = RunnerConfig(o, report);
+  config.reference = &*reference;
+  config.run_secret = o.run_secret;
   report.flush_mode = o.flush_mode;
   spdlog::debug("{}: built and reference loaded after {:.3f} s", o.submission,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

@@ -17,7 +17,6 @@ double SecondsSince(Clock::time_point t) { return std::chrono::duration<double>(
 constexpr size_t kGuardBefore = 4096, kInputGuardAfter = 64 * 1024, kCanary = 4096;
 constexpr uint8_t kNanByte = 0xFF;  // 0xFFFFFFFF is a NaN as float32 and -1 as int32
 constexpr uint8_t kCanaryByte = 0xA5;
-constexpr size_t kMaxOutputBytesKeptPerCall = 64 * 1024;  // beyond: first and last calls only
 // nvbench's throttle rule: a sample whose SM clock fell under 75% of the peak is discarded, and
 // the GPU gets a moment to recover; after this many discards the samples are kept (and flagged).
 constexpr double kThrottleFraction = 0.75;
@@ -92,8 +91,19 @@ Status CaseHarness::Setup(const CaseRequest& request) {
     }
     if (variants.empty()) return MakeError(ErrorCode::kProtocol, "input " + p.buffer.name + " has no data");
     variants_ = int(variants.size());
+    if (request.fresh_timed_inputs) {
+      if (!p.buffer.variants[0].generate)
+        return MakeError(ErrorCode::kProtocol,
+                         "fresh inputs asked for input " + p.buffer.name + ", which has no generator");
+      auto g = Allocate(bytes, kGuardBefore, kInputGuardAfter, request.guard_nan ? kNanByte : 0);
+      if (!g) return g.error();
+      variants.push_back(std::move(*g));  // filled before each fresh call
+    }
     inputs_.push_back(std::move(variants));
   }
+  fresh_variant_ = request.fresh_timed_inputs ? variants_ : -1;
+  if (request.fresh_timed_inputs && OutputBytesPerCall(request) > kSmallOutputBytesPerCall)
+    return MakeError(ErrorCode::kProtocol, "fresh inputs asked for a case whose outputs are not small");
   auto timer = device_.CreateTimer();
   if (!timer) return timer.error();
   timer_ = std::move(*timer);
@@ -134,7 +144,32 @@ Status CaseHarness::Calibrate(CaseReport* report) {
 bool CaseHarness::KeepOutputs(int call) const {
   size_t per_call = 0;
   for (const auto& o : outputs_) per_call += o.bytes;
-  return per_call <= kMaxOutputBytesKeptPerCall || call == 0 || call == planned_calls_ - 1;
+  return per_call <= kSmallOutputBytesPerCall || call == 0 || call == planned_calls_ - 1;
+}
+
+// Everything between the judge's `call` and this call's progress is on the judge's clock, and the
+// judge's trusted calibration (a no-op solve() in a worker that never loaded a submission) does the
+// same steps: generating the inputs here is the judge's share, not the submission's.
+Status CaseHarness::PrepareFresh(int call) {
+  progress_(ProgressMessage{ProgressStage::kAwaitCall, call, {}});
+  auto seeds = await_call_(call);
+  if (!seeds) return seeds.error();
+  if (seeds->size() != inputs_.size())
+    return MakeError(ErrorCode::kProtocol, "the judge sent " + std::to_string(seeds->size()) + " seeds for " +
+                                               std::to_string(inputs_.size()) + " inputs");
+  size_t i = 0;
+  for (const ParamArg& p : request_->params) {
+    if (!p.is_buffer || !p.buffer.is_input) continue;
+    InputSpec spec = p.buffer.variants[0];
+    spec.generate->seed = (*seeds)[i];
+    GuardedBuffer& fresh = inputs_[i][size_t(fresh_variant_)];
+    JUDGE_TRY(Upload(spec, p.buffer.dtype, p.buffer.count, fresh.data));
+    auto sum = device_.Checksum(fresh.data, fresh.bytes);
+    if (!sum) return sum.error();
+    fresh.checksum = *sum;
+    ++i;
+  }
+  return Status::Ok();
 }
 
 Status CaseHarness::CopyOutputs(std::string* out) {
@@ -216,7 +251,7 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
     JUDGE_TRY(device_.FlushCache());
   auto start = Clock::now();
   JUDGE_TRY(timer_->Start());
-  JUDGE_TRY(library_.Call(args));
+  if (!request_->noop) JUDGE_TRY(library_.Call(args));
   JUDGE_TRY(timer_->Stop());
   // Checked before the judge's next launch, which would otherwise report the submission's error as
   // its own (with the judge's call and source line in it). After Stop: the check stays out of the
@@ -247,13 +282,22 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
   if (!event_ms) return event_ms.error();
   int index = int(report->calls.size());
   bool throttled = clock_mhz > 0 && peak_clock_mhz_ > 0 && clock_mhz < kThrottleFraction * peak_clock_mhz_;
-  report->calls.push_back(CallRecord{kind, variant, *event_ms, wall_ms, clock_mhz, throttled});
+  const bool fresh = variant == fresh_variant_;
+  report->calls.push_back(CallRecord{kind, variant, *event_ms, wall_ms, clock_mhz, throttled, fresh});
+  ProgressMessage progress{ProgressStage::kCall, index + 1, {}};
+  if (fresh) {
+    // The outputs stop the judge's clock (a call cannot be said done before they exist); the
+    // memory checks come after, off that clock, which they would only make noisier.
+    JUDGE_TRY(CopyOutputs(&progress.outputs));
+    progress_(progress);
+    return CheckMemory(variant, index, &report->violation);
+  }
   JUDGE_TRY(CheckMemory(variant, index, &report->violation));
   if (KeepOutputs(index)) {
     report->output_calls.push_back(index);
     JUDGE_TRY(CopyOutputs(outputs));
   }
-  progress_(ProgressStage::kCall, index + 1);
+  progress_(progress);
   return Status::Ok();
 }
 
@@ -264,7 +308,14 @@ Status CaseHarness::Sample(CallKind kind, int* next, CaseOutput* out) {
   double spent = 0;
   int discarded = 0;
   while (!ShouldStopSampling(policy, samples, spent)) {
-    JUDGE_TRY(Call(kind, (*next)++ % variants_, &out->report, &out->outputs));
+    int variant = (*next)++ % variants_;
+    if (fresh_variant_ >= 0) {  // generating counts against the budget: on the host double it dominates
+      auto prepare_start = Clock::now();
+      JUDGE_TRY(PrepareFresh(int(out->report.calls.size())));
+      spent += SecondsSince(prepare_start);
+      variant = fresh_variant_;
+    }
+    JUDGE_TRY(Call(kind, variant, &out->report, &out->outputs));
     if (out->report.violation) return Status::Ok();
     const CallRecord& call = out->report.calls.back();
     spent += call.wall_ms / 1e3;
@@ -288,8 +339,10 @@ std::variant<CaseOutput, CaseFault> CaseHarness::Run(const CaseRequest& request)
   if (auto st = Calibrate(&out.report); !st) return CaseFault{FaultPhase::kSetup, st.error().message};
   const TimingPolicy& policy = request.timing;
   planned_calls_ = request.diagnostic ? 1 : 1 + policy.warmup_calls + policy.max_samples * (request.hot ? 2 : 1);
-  progress_(ProgressStage::kReady, 0);
+  progress_(ProgressMessage{ProgressStage::kReady, 0, {}});
   auto fail = [](const Status& st) {
+    // A fresh call's seeds that do not arrive or do not fit are the judge's side of the exchange.
+    if (st.error().code == ErrorCode::kProtocol) return CaseFault{FaultPhase::kProtocol, st.error().message};
     return CaseFault{FaultPhase::kSolve, st.error().message,
                      st.error().code == ErrorCode::kDeviceMemory ? FaultCause::kDeviceMemory : FaultCause::kOther};
   };
@@ -312,9 +365,9 @@ std::variant<CaseOutput, CaseFault> CaseHarness::Run(const CaseRequest& request)
     if (auto st = Sample(CallKind::kHot, &next, &out); !st) return fail(st);
     if (out.report.violation) return out;
   }
-  // The last call's output is always kept, even for large outputs.
+  // The last call's output is always kept, even for large outputs (a fresh call's went with it).
   int last = int(out.report.calls.size()) - 1;
-  if (out.report.output_calls.empty() || out.report.output_calls.back() != last) {
+  if (!out.report.calls.back().fresh && (out.report.output_calls.empty() || out.report.output_calls.back() != last)) {
     out.report.output_calls.push_back(last);
     if (auto st = CopyOutputs(&out.outputs); !st) return fail(st);
   }

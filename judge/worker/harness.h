@@ -52,9 +52,11 @@ Expected<EmptyWindow> MeasureEmptyWindow(Device& device, IntervalTimer& timer);
 
 class CaseHarness {
  public:
-  using ProgressFn = std::function<void(ProgressStage stage, int calls_done)>;
-  CaseHarness(Device& device, const SubmissionLibrary& library, ProgressFn progress)
-      : device_(device), library_(library), progress_(std::move(progress)) {}
+  using ProgressFn = std::function<void(const ProgressMessage& progress)>;
+  // Blocks until the judge sends the seeds of fresh call `call` (CallMessage).
+  using AwaitCallFn = std::function<Expected<std::vector<uint64_t>>(int call)>;
+  CaseHarness(Device& device, const SubmissionLibrary& library, ProgressFn progress, AwaitCallFn await_call)
+      : device_(device), library_(library), progress_(std::move(progress)), await_call_(std::move(await_call)) {}
   std::variant<CaseOutput, CaseFault> Run(const CaseRequest& request);
 
  private:
@@ -64,6 +66,8 @@ class CaseHarness {
   Status Calibrate(CaseReport* report);
   // One call of solve() on `variant`, with its checks; sets *violation when memory was abused.
   Status Call(CallKind kind, int variant, CaseReport* report, std::string* outputs);
+  // Waits for the judge's seeds of call `call` and generates the fresh inputs from them.
+  Status PrepareFresh(int call);
   Status CheckMemory(int variant, int call, std::optional<Violation>* violation);
   Status Sample(CallKind kind, int* next, CaseOutput* out);
   Status CopyOutputs(std::string* out);
@@ -72,11 +76,13 @@ class CaseHarness {
   Device& device_;
   const SubmissionLibrary& library_;
   ProgressFn progress_;
+  AwaitCallFn await_call_;
   const CaseRequest* request_ = nullptr;
   std::unique_ptr<IntervalTimer> timer_;
-  std::vector<std::vector<GuardedBuffer>> inputs_;  // [input][variant]
+  std::vector<std::vector<GuardedBuffer>> inputs_;  // [input][variant]; the last is the fresh one when used
   std::vector<GuardedBuffer> outputs_;
-  int variants_ = 1;
+  int variants_ = 1;        // rotated across check and warm-up calls (and timed ones without fresh inputs)
+  int fresh_variant_ = -1;  // the index of the fresh buffers in inputs_[i], or -1
   int planned_calls_ = 0;
   double peak_clock_mhz_ = 0;  // 0: the device cannot tell, nothing is judged throttled
 };

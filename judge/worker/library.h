@@ -28,6 +28,7 @@ class SubmissionLibrary {
   Status Open(const std::string& path, const std::string& entry_point);
   // Calls entry_point(args...) (1 to 6 arguments).
   Status Call(const std::vector<CallArg>& args) const;
+  bool is_open() const { return handle_ != nullptr; }
 
  private:
   void* handle_ = nullptr;

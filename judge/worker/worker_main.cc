@@ -19,7 +19,7 @@ constexpr uint64_t kMaxRequestBlob = 0;  // the judge never sends data blobs
 
 class Worker {
  public:
-  explicit Worker(int out_fd) : out_(out_fd) {}
+  Worker(int in_fd, int out_fd) : in_(in_fd), out_(out_fd) {}
 
   // Returns false when the worker must exit (its CUDA context may be poisoned).
   bool Handle(const Message& request) {
@@ -73,6 +73,12 @@ class Worker {
     ApplyLate(policy_, &protections_);
     // Said before dlopen, so the judge knows the layers even if a constructor kills the worker.
     Send(SandboxedMessage{protections_});
+    // No library: the judge's trusted calibration worker, confined exactly as a submission's is,
+    // so that the sandbox's own cost per call (seccomp on every system call) is in both.
+    if (m.library.empty()) {
+      Send(LoadedMessage{});
+      return true;
+    }
     if (auto st = library_.Open(m.library, m.entry_point); !st) return Fault(FaultPhase::kLoad, st.error().message);
     Send(LoadedMessage{});
     return true;
@@ -92,9 +98,11 @@ class Worker {
 
   bool RunCase(const CaseRequest& request) {
     if (!device_) return Fault(FaultPhase::kProtocol, "case before init");
-    CaseHarness harness(*device_, library_, [this](ProgressStage stage, int calls) {
-      Send(ProgressMessage{stage, calls});
-    });
+    if (request.noop && library_.is_open())
+      return Fault(FaultPhase::kProtocol, "a no-op calibration asked of a worker that loaded a submission");
+    CaseHarness harness(
+        *device_, library_, [this](const ProgressMessage& progress) { Send(progress); },
+        [this](int call) { return AwaitCall(call); });
     auto result = harness.Run(request);
     if (auto* fault = std::get_if<CaseFault>(&result)) return Fault(fault->phase, fault->message, fault->cause);
     auto& out = std::get<CaseOutput>(result);
@@ -102,6 +110,21 @@ class Worker {
     return true;
   }
 
+  Expected<std::vector<uint64_t>> AwaitCall(int call) {
+    auto frame = ReadFrame(in_, kMaxRequestBlob);
+    if (!frame)
+      return MakeError(ErrorCode::kProtocol, "waiting for call " + std::to_string(call) + ": " + frame.error().message);
+    if (!*frame)
+      return MakeError(ErrorCode::kProtocol, "the judge closed the pipe before call " + std::to_string(call));
+    auto m = Decode(**frame);
+    if (!m) return m.error();
+    auto* c = std::get_if<CallMessage>(&*m);
+    if (!c || c->call != call)
+      return MakeError(ErrorCode::kProtocol, "expected the seeds of call " + std::to_string(call));
+    return c->seeds;
+  }
+
+  int in_;
   int out_;
   SandboxPolicy policy_;
   SandboxReport protections_;
@@ -113,7 +136,7 @@ class Worker {
 
 int RunWorker(int in_fd, int out_fd) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // stdout is a pipe: keep the submission's lines flowing
-  Worker worker(out_fd);
+  Worker worker(in_fd, out_fd);
   for (;;) {
     auto frame = ReadFrame(in_fd, kMaxRequestBlob);
     if (frame && !*frame) return 0;  // the judge closed the pipe: done
