@@ -53,6 +53,11 @@ uint64_t VariantSeed(uint64_t seed, uint64_t run_secret, int k);
 // index): SHA-256 of all of them, so knowing any number of seeds predicts no other.
 uint64_t FreshSeed(uint64_t run_secret, const std::string& case_name, uint64_t request, int call, size_t input);
 
+// How far an answer is in size from the published one's (log of the ratio of their L2 norms; 0 when
+// the published answer is all zeros): a draw further than log(kVariantMagnitudeRatio) is harder to
+// get right than the published data, and is not held against a submission.
+double SizeDistance(const ExpectedOutputs& hidden, const ExpectedOutputs& published);
+
 // The case as a fresh call saw it: the published inputs with their generators' seeds replaced.
 Case FreshCase(const PreparedCase& c, const std::vector<std::string>& input_names, const std::vector<uint64_t>& seeds);
 
