@@ -141,13 +141,7 @@ WorkerRecipe CaseRunner::Recipe() const {
   // H200, docs/results/h200-2026-12-01-sanitizer-sandbox.md); $JUDGE_SANITIZER_SKIP overrides the
   // list, for finding what a given machine's tool needs.
   if (!config_.wrapper.empty()) {
-    policy.skip = {"network_namespace"};
-    if (const char* skip = std::getenv("JUDGE_SANITIZER_SKIP")) {
-      policy.skip.clear();
-      std::stringstream list(skip);
-      for (std::string layer; std::getline(list, layer, ',');)
-        if (!layer.empty()) policy.skip.push_back(layer);
-    }
+    policy.skip = LayersFromEnvironment("JUDGE_SANITIZER_SKIP").value_or(std::vector<std::string>{"network_namespace"});
   }
   for (const auto& layer : SandboxSkipFromEnvironment()) policy.skip.push_back(layer);
   r.init = InitMessage{config_.device_kind, config_.flush, policy};

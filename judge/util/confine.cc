@@ -111,14 +111,18 @@ SandboxReport SandboxReportFromJson(const Json& j) {
 
 Protection SkippedLayer(const std::string& name) { return {name, false, "skipped ($JUDGE_SANDBOX_SKIP)"}; }
 
-std::vector<std::string> SandboxSkipFromEnvironment() {
+std::optional<std::vector<std::string>> LayersFromEnvironment(const char* variable) {
+  const char* list = std::getenv(variable);
+  if (!list) return std::nullopt;
   std::vector<std::string> layers;
-  if (const char* skip = std::getenv("JUDGE_SANDBOX_SKIP")) {
-    std::stringstream ss(skip);
-    for (std::string layer; std::getline(ss, layer, ',');)
-      if (!layer.empty()) layers.push_back(layer);
-  }
+  std::stringstream ss(list);
+  for (std::string layer; std::getline(ss, layer, ',');)
+    if (!layer.empty()) layers.push_back(layer);
   return layers;
+}
+
+std::vector<std::string> SandboxSkipFromEnvironment() {
+  return LayersFromEnvironment("JUDGE_SANDBOX_SKIP").value_or(std::vector<std::string>{});
 }
 
 ResourceLimit LimitAtMost(int resource, rlim_t soft, rlim_t hard) {

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,8 @@ SandboxReport SandboxReportFromJson(const Json& j);
 // for diagnosing a sandbox itself; a skipped layer is reported inactive like a missing one.
 Protection SkippedLayer(const std::string& name);
 std::vector<std::string> SandboxSkipFromEnvironment();
+// The comma-separated layer names in $variable; nullopt when it is not set.
+std::optional<std::vector<std::string>> LayersFromEnvironment(const char* variable);
 
 // ---- rlimits ------------------------------------------------------------------------------------
 
