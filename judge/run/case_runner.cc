@@ -43,6 +43,12 @@ Failure NotHeard(const Heard& heard, const std::string& when, const Limits& limi
   return WorkerEnded(heard.event, when, limits, submission_loaded);
 }
 
+// A message only a submission writing to the worker's result channel makes (the harness never
+// does): the submission's fault, said as such.
+Failure Tampered(const std::string& what) {
+  return {Verdict::kRuntimeError, what + " (result channel tampered with?)"};
+}
+
 // The seeds of one fresh call, one per input buffer in signature order.
 std::vector<uint64_t> FreshSeeds(uint64_t run_secret, const std::string& case_name, uint64_t request, int call,
                                  const CaseRequest& r) {
@@ -240,7 +246,7 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
       ready = true;
       if (progress->stage == ProgressStage::kAwaitCall) {
         if (!request.fresh_timed_inputs || progress->calls != calls || clock_started)
-          return fail(Unexpected(MessageKind::kProgress, "(a fresh call out of turn)"));
+          return fail(Tampered("a fresh call was asked for out of turn"));
         CallMessage call{calls, FreshSeeds(config_.run_secret, request.name, request_id, calls, request)};
         out.fresh.push_back(FreshCall{calls, call.seeds, 0, {}});
         clock_started = Clock::now();
@@ -252,18 +258,16 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
         out.fresh.back().judge_ms = std::chrono::duration<double, std::milli>(Clock::now() - *clock_started).count();
         clock_started.reset();
         if (progress->outputs.size() != per_call)
-          return fail({Verdict::kRuntimeError,
-                       "the worker ended a fresh call with " + std::to_string(progress->outputs.size()) +
-                           " output bytes, expected " + std::to_string(per_call) + " (result channel tampered with?)"});
+          return fail(Tampered("the worker ended a fresh call with " + std::to_string(progress->outputs.size()) +
+                               " output bytes, expected " + std::to_string(per_call)));
         out.fresh.back().outputs = std::move(progress->outputs);
       } else if (!progress->outputs.empty())
-        return fail(Unexpected(MessageKind::kProgress, "(outputs outside a fresh call)"));
+        return fail(Tampered("outputs came outside a fresh call"));
       calls = progress->calls;
       continue;
     }
     if (auto* done = std::get_if<CaseDoneMessage>(&*heard.message)) {
-      if (auto why = Inconsistent(done->report, request, out.fresh, per_call))
-        return fail({Verdict::kRuntimeError, *why + " (result channel tampered with?)"});
+      if (auto why = Inconsistent(done->report, request, out.fresh, per_call)) return fail(Tampered(*why));
       out.report = std::move(done->report);
       out.outputs = std::move(done->outputs);
       return out;
