@@ -62,10 +62,10 @@ struct CaseResult {
   int calls_checked = 0;              // outputs checked against the reference
   std::optional<bool> deterministic;  // bitwise-identical outputs for the same input (info)
   std::vector<std::string> flags;     // suspicious timing etc.: a flagged result is not ranked
-  // The judge's own clock per fresh timed call (median), net of its share: the no-op calls'
-  // median (calibration) with their IQR (spread); a note when it did not check the case.
+  // The judge's own clock on the fastest fresh timed call, net of its share: the fastest no-op
+  // call (calibration), with the no-op calls' IQR (spread); a note when it did not check the case.
   struct JudgeClockFigures {
-    double median_ms = 0, calibration_ms = 0, spread_ms = 0;
+    double ms = 0, calibration_ms = 0, spread_ms = 0;
     std::string note;
   } judge_clock;
   int64_t min_bytes = 0;       // bytes the problem must move

@@ -66,7 +66,7 @@ Json CaseToJson(const CaseResult& c, const RunReport& r) {
                    {"throttled_discarded", c.throttled_discarded}};
     // The judge's own clock on the fresh timed calls (net of its calibrated share), the check
     // behind the worker's figures: 0 with a note when it did not run.
-    j["timing"]["judge_clock"] = {{"median_ms", Finite(c.judge_clock.median_ms)},
+    j["timing"]["judge_clock"] = {{"ms", Finite(c.judge_clock.ms)},
                                   {"calibration_ms", Finite(c.judge_clock.calibration_ms)},
                                   {"spread_ms", Finite(c.judge_clock.spread_ms)},
                                   {"note", c.judge_clock.note}};
@@ -250,7 +250,7 @@ CaseResult CaseFromJson(const Json& j) {
     c.overhead_event_ms = Number(audit, "overhead_event_ms");
     c.audit.honest_median_ms = Number(audit, "median_ms");
     const Json judge_clock = t.value("judge_clock", Json::object());
-    c.judge_clock.median_ms = Number(judge_clock, "median_ms");
+    c.judge_clock.ms = Number(judge_clock, "ms");
     c.judge_clock.calibration_ms = Number(judge_clock, "calibration_ms");
     c.judge_clock.spread_ms = Number(judge_clock, "spread_ms");
     c.judge_clock.note = judge_clock.value("note", "");

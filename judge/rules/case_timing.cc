@@ -14,8 +14,10 @@ JudgeClockComparison CompareWithJudgeClock(const std::vector<double>& judge_call
                                            double calibration_spread_ms) {
   JudgeClockComparison c;
   if (judge_call_ms.empty() || worker_event_ms.empty()) return c;
-  c.judge_ms = std::max(0.0, Summarize(judge_call_ms).median - calibration_ms);
-  c.worker_ms = Summarize(worker_event_ms).median;
+  // Fastest calls: load on the machine only ever adds to the judge's clock, and a submission can
+  // delay its answers but not hurry them, so the minima are the least noisy honest comparison.
+  c.judge_ms = std::max(0.0, Summarize(judge_call_ms).min - calibration_ms);
+  c.worker_ms = Summarize(worker_event_ms).min;
   c.allowed_ms = std::max(kJudgeClockShare * c.judge_ms, kJudgeClockFloorMs + 3 * calibration_spread_ms);
   c.disagrees = c.worker_ms < c.judge_ms - c.allowed_ms;
   return c;
@@ -40,12 +42,12 @@ void CheckJudgeClock(const CaseReport& rep, const JudgeClock& clock, CaseResult*
   }
   if (judge.empty()) return;
   JudgeClockComparison c = CompareWithJudgeClock(judge, worker, clock.calibration_ms, clock.calibration_spread_ms);
-  result->judge_clock.median_ms = c.judge_ms;
+  result->judge_clock.ms = c.judge_ms;
   result->judge_clock.calibration_ms = clock.calibration_ms;
   result->judge_clock.spread_ms = clock.calibration_spread_ms;
   if (c.disagrees)
-    result->flags.push_back("the judge's own clock saw " + Us(c.judge_ms) + " per call, the worker's timer " +
-                            Us(c.worker_ms) +
+    result->flags.push_back("the judge's own clock saw " + Us(c.judge_ms) +
+                            " on its fastest call, the worker's timer " + Us(c.worker_ms) +
                             ": times measured inside the submission's process are not trusted beyond that (a "
                             "patched timer or clock?)");
 }

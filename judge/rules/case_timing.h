@@ -19,7 +19,7 @@ struct JudgeClock {
   bool wanted = false;                                   // the case had fresh calls
   bool calibrated = false;                               // the trusted worker answered
   std::map<int, double> call_ms;                         // by call index
-  double calibration_ms = 0, calibration_spread_ms = 0;  // median and IQR of the no-op calls
+  double calibration_ms = 0, calibration_spread_ms = 0;  // fastest no-op call, and their IQR
 };
 
 // The in-worker event median must not be below what the judge's clock saw by more than this
@@ -32,8 +32,8 @@ inline constexpr double kJudgeClockShare = 0.10;
 inline constexpr double kJudgeClockFloorMs = 0.150;
 
 struct JudgeClockComparison {
-  double judge_ms = 0;    // median of the judge's per-call times, less the calibration
-  double worker_ms = 0;   // median of the worker's event times on the same calls
+  double judge_ms = 0;    // the fastest call on the judge's clock, less the calibration
+  double worker_ms = 0;   // the fastest of the worker's event times on the same calls
   double allowed_ms = 0;  // how far below judge_ms the worker's figure may be
   bool disagrees = false;
 };

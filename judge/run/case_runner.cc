@@ -304,7 +304,7 @@ std::optional<std::pair<double, double>> CaseRunner::CalibrateFresh(const CaseRe
   std::vector<double> ms;
   for (const FreshCall& f : o.fresh) ms.push_back(f.judge_ms);
   SampleStats stats = Summarize(ms);
-  return std::pair{stats.median, stats.iqr()};
+  return std::pair{stats.min, stats.iqr()};
 }
 
 CaseResult CaseRunner::RunCase(const PreparedCase& c) {
