@@ -14,6 +14,7 @@
 
 #include "judge/measure/sample_stats.h"
 #include "judge/rules/case_timing.h"
+#include "judge/util/counter_rng.h"
 #include "judge/util/fs.h"
 
 namespace judge {
@@ -377,7 +378,7 @@ bool CaseRunner::WantsFreshInputs(const PreparedCase& c, const CaseRequest& requ
 void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome,
                        const std::optional<std::pair<double, double>>& calibration, CaseResult& result) {
   TimingContext timing{config_.window_correction_ms, config_.single_call, config_.plausible_gbps,
-                       config_.plausible_basis};
+                       config_.plausible_basis, JudgeClock{}};
   for (const FreshCall& f : outcome.fresh) timing.judge_clock.call_ms[f.call] = f.judge_ms;
   timing.judge_clock.wanted = !outcome.fresh.empty();
   if (calibration) {
@@ -420,8 +421,8 @@ void CaseRunner::CheckFreshCalls(const PreparedCase& c, const Outcome& outcome, 
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   uint64_t state = FreshSeed(config_.run_secret, c.spec.name, requests_, -1, 0);
   for (size_t i = order.size(); i > 1; --i) {  // Fisher-Yates with the counter RNG's mixer
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    std::swap(order[i - 1], order[size_t((state >> 33) % i)]);
+    state = rng::SplitMix64(state + i);
+    std::swap(order[i - 1], order[size_t(state % i)]);
   }
   int64_t input_bytes = 0;
   for (const Param& p : problem_.params)
