@@ -14,7 +14,7 @@
 
 namespace judge {
 
-inline constexpr int kProtocolVersion = 3;  // 3: fresh timed calls (call, await_call, outputs with progress)
+inline constexpr int kProtocolVersion = 4;  // 3: fresh timed calls; 4: `loaded` names the layers closed after dlopen
 inline constexpr uint32_t kMaxHeaderBytes = 1 << 20;
 
 struct Frame {

@@ -218,7 +218,8 @@ Expected<Message> DecodeHeader(MessageKind kind, const Frame& frame) {
     case MessageKind::kLoad:
       return Message(LoadMessage{Field<std::string>(h, "library"), Field<std::string>(h, "entry_point")});
     case MessageKind::kSandboxed: return Message(SandboxedMessage{SandboxReportFromJson(h.at("protections"))});
-    case MessageKind::kLoaded: return Message(LoadedMessage{});
+    case MessageKind::kLoaded:
+      return Message(LoadedMessage{SandboxReportFromJson(h.value("protections", Json::array()))});
     case MessageKind::kCase: {
       auto request = CaseRequestFromJson(h);
       if (!request) return request.error();
@@ -340,7 +341,7 @@ Frame Encode(const Message& message) {
           return DeviceInfoToJson(m.info);
         else if constexpr (std::is_same_v<T, LoadMessage>)
           return {{"library", m.library}, {"entry_point", m.entry_point}};
-        else if constexpr (std::is_same_v<T, SandboxedMessage>)
+        else if constexpr (std::is_same_v<T, SandboxedMessage> || std::is_same_v<T, LoadedMessage>)
           return {{"protections", SandboxReportToJson(m.protections)}};
         else if constexpr (std::is_same_v<T, CaseRequest>)
           return CaseRequestToJson(m);
@@ -359,7 +360,7 @@ Frame Encode(const Message& message) {
                   {"cause", m.cause == FaultCause::kDeviceMemory ? "device_memory" : "other"},
                   {"message", m.message}};
         else
-          return Json::object();  // LoadedMessage, CeilingMessage: the type says it all
+          return Json::object();  // CeilingMessage: the type says it all
       },
       message);
   f.header["type"] = std::string(MessageKindName(KindOf(message)));

@@ -146,7 +146,9 @@ struct LoadMessage {    // close the sandbox, then dlopen the submission
 struct SandboxedMessage {  // sent before dlopen, so the layers are known even if a constructor kills the worker
   SandboxReport protections;
 };
-struct LoadedMessage {};
+struct LoadedMessage {  // dlopen returned; the layers closed after it (code_seal.h, no_new_code)
+  SandboxReport protections;
+};
 // inputs are on the device | a call of solve() returned | waiting for the seeds of a fresh call
 enum class ProgressStage { kReady, kCall, kAwaitCall };
 std::string_view ProgressStageName(ProgressStage stage);  // the wire's "stage"

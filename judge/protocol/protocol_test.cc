@@ -184,7 +184,9 @@ TEST(Messages, EveryKindRoundTripsWithItsFields) {
   SandboxedMessage sb = RoundTrip<SandboxedMessage>(SandboxedMessage{{Protection{"seccomp", true, "filter"}}});
   ASSERT_EQ(sb.protections.size(), 1u);
   EXPECT_EQ(sb.protections[0].name, "seccomp");
-  RoundTrip<LoadedMessage>(LoadedMessage{});
+  LoadedMessage loaded = RoundTrip<LoadedMessage>(LoadedMessage{{Protection{"no_new_code", true, "after load"}}});
+  ASSERT_EQ(loaded.protections.size(), 1u);
+  EXPECT_EQ(loaded.protections[0].name, "no_new_code");
   ProgressMessage pr = RoundTrip<ProgressMessage>(ProgressMessage{ProgressStage::kReady, 0, {}});
   EXPECT_EQ(pr.stage, ProgressStage::kReady);
   pr = RoundTrip<ProgressMessage>(ProgressMessage{ProgressStage::kAwaitCall, 7, {}});

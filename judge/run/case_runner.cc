@@ -194,6 +194,7 @@ std::optional<Failure> CaseRunner::Load() {
     heard = session_.Next(limit);  // dlopen: constructors run now
   }
   if (heard.ok() && KindOf(*heard.message) == MessageKind::kLoaded) {
+    for (const Protection& p : std::get<LoadedMessage>(*heard.message).protections) protections_.push_back(p);
     spdlog::debug("worker sandboxed and loaded the submission in {:.3f} s",
                   std::chrono::duration<double>(Clock::now() - start).count());
     return std::nullopt;

@@ -2,6 +2,7 @@
 #include "judge/sandbox/sandbox.h"
 
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -13,6 +14,8 @@
 #include <functional>
 #include <iterator>
 #include <sstream>
+
+#include "judge/sandbox/code_seal.h"
 
 #ifdef JUDGE_HAVE_SECCOMP
 #include <seccomp.h>
@@ -35,6 +38,25 @@ Protection ApplyLandlock(const SandboxPolicy& policy) {
 }
 
 // ---- seccomp -------------------------------------------------------------------------------------
+
+#ifdef JUDGE_HAVE_SECCOMP
+// mmap, mprotect and pkey_mprotect asking for every bit of `prot` fail with EPERM.
+int DenyProt(scmp_filter_ctx ctx, scmp_datum_t prot) {
+  int rc = 0;
+  for (int sc : {SCMP_SYS(mmap), SCMP_SYS(mprotect), SCMP_SYS(pkey_mprotect)})
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), sc, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, prot, prot));
+  return rc;
+}
+
+// Loads the filter when building it went well (`rc` 0), and frees it either way. CUDA and the
+// submission's constructors may have started threads: the filter covers them too.
+int LoadForAllThreads(scmp_filter_ctx ctx, int rc) {
+  if (rc == 0) rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
+  if (rc == 0) rc = seccomp_load(ctx);
+  seccomp_release(ctx);
+  return rc;
+}
+#endif
 
 Protection ApplySeccomp() {
 #ifdef JUDGE_HAVE_SECCOMP
@@ -71,15 +93,31 @@ Protection ApplySeccomp() {
   rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
   for (int domain : {AF_INET, AF_INET6, AF_PACKET, AF_NETLINK})
     rc |= seccomp_rule_add(ctx, kill, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, scmp_datum_t(domain)));
-  // CUDA started its threads before this: the filter must cover them too.
-  rc |= seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
-  if (rc == 0) rc = seccomp_load(ctx);
-  seccomp_release(ctx);
+  // Memory both writable and executable is how code gets rewritten in place; nothing the worker
+  // or a compiled library needs (text relocations are not built), so it is refused, not killed.
+  rc |= DenyProt(ctx, PROT_WRITE | PROT_EXEC);
+  rc = LoadForAllThreads(ctx, rc);
   if (rc != 0) return Make("seccomp", false, std::string("seccomp_load: ") + std::strerror(-rc));
   return Make("seccomp", true,
-              "kills the worker on exec, fork, non-Unix sockets, ptrace, mount, bpf, module loading (all threads)");
+              "kills the worker on exec, fork, non-Unix sockets, ptrace, mount, bpf, module loading (all threads); "
+              "refuses writable-and-executable memory");
 #else
   return Make("seccomp", false, "the judge was built without libseccomp (install libseccomp-dev and rebuild)");
+#endif
+}
+
+// Once the library is loaded, nothing new becomes code: no executable mapping, no page made
+// executable (a second filter: seccomp filters stack, and the first one stays).
+Protection ApplyNoNewCode() {
+#ifdef JUDGE_HAVE_SECCOMP
+  scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+  if (!ctx) return Make("no_new_code", false, "seccomp_init failed");
+  int rc = LoadForAllThreads(ctx, DenyProt(ctx, PROT_EXEC));
+  if (rc != 0) return Make("no_new_code", false, std::string("seccomp_load: ") + std::strerror(-rc));
+  return Make("no_new_code", true,
+              "after the library is loaded no memory can become executable (mmap, mprotect: EPERM; all threads)");
+#else
+  return Make("no_new_code", false, "the judge was built without libseccomp (install libseccomp-dev and rebuild)");
 #endif
 }
 
@@ -133,10 +171,17 @@ void ApplyLate(const SandboxPolicy& policy, SandboxReport* report) {
   auto layer = [&](const std::string& name, const std::function<Protection()>& apply) {
     report->push_back(policy.Skips(name) ? SkippedLayer(name) : apply());
   };
+  // First: reading /proc/self/maps needs nothing the later layers take away.
+  layer("code_seal", SealCode);
   layer("unprivileged", [] { return DescribePrivileges(DropRoot()); });
   layer("no_new_privs", [] { return DescribeNoNewPrivs(SetNoNewPrivs()); });
   layer("landlock", [&] { return ApplyLandlock(policy); });
   layer("seccomp", ApplySeccomp);
+}
+
+void ApplyAfterLoad(const SandboxPolicy& policy, SandboxReport* report) {
+  if (!policy.enabled) return;
+  report->push_back(policy.Skips("no_new_code") ? SkippedLayer("no_new_code") : ApplyNoNewCode());
 }
 
 Json SandboxPolicyToJson(const SandboxPolicy& p) {

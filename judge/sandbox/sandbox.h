@@ -5,10 +5,13 @@
 //                                unprivileged user namespace), rlimits (no core
 //                                dumps, bounded file size), the scratch folder as working dir;
 //   late (after the CUDA context exists, before dlopen runs the submission's constructors):
-//                                drop to nobody when root, no_new_privs, Landlock (read only
+//                                code sealed (code_seal.h), drop to nobody when root,
+//                                no_new_privs, Landlock (read only
 //                                system folders, write only the scratch folder; no TCP), seccomp
 //                                (no exec, fork, non-Unix sockets, ptrace, mounts; kills the
-//                                process on an attempt, seen by the judge as SIGSYS).
+//                                process on an attempt, seen by the judge as SIGSYS; memory
+//                                both writable and executable is refused);
+//   after load (dlopen returned):  no memory may become executable any more.
 // A mechanism the kernel or build lacks is reported inactive, never silently assumed.
 #include <string>
 #include <vector>
@@ -31,6 +34,8 @@ struct SandboxPolicy {
 
 void ApplyEarly(const SandboxPolicy& policy, SandboxReport* report);
 void ApplyLate(const SandboxPolicy& policy, SandboxReport* report);
+// After dlopen returned (the submission's constructors have run): no memory becomes executable.
+void ApplyAfterLoad(const SandboxPolicy& policy, SandboxReport* report);
 
 Json SandboxPolicyToJson(const SandboxPolicy& p);
 SandboxPolicy SandboxPolicyFromJson(const Json& j);

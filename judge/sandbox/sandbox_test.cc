@@ -2,11 +2,14 @@
 // Each test confines a forked child and checks, from the inside, what it may and may not do.
 #include "judge/sandbox/sandbox.h"
 
+#include <dlfcn.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -22,6 +25,7 @@
 #include <iterator>
 #include <thread>
 
+#include "judge/sandbox/code_seal.h"
 #include "judge/util/fs.h"
 
 namespace judge {
@@ -136,7 +140,8 @@ TEST_F(SandboxTest, ReportsEveryLayer) {
   EXPECT_EQ(InSandbox(
                 scratch_, [] { return 0; }, &report),
             0);
-  for (const char* layer : {"rlimits", "network_namespace", "unprivileged", "no_new_privs", "landlock", "seccomp"}) {
+  for (const char* layer :
+       {"rlimits", "network_namespace", "code_seal", "unprivileged", "no_new_privs", "landlock", "seccomp"}) {
     bool found = false;
     for (const auto& p : report) found |= p.name == layer;
     EXPECT_TRUE(found) << layer;
@@ -180,6 +185,93 @@ TEST_F(SandboxTest, ForkIsKilled) {
 TEST_F(SandboxTest, InternetSocketsAreKilled) {
   if (!seccomp_) GTEST_SKIP() << "built without libseccomp";
   EXPECT_EQ(InSandbox(scratch_, [] { return socket(AF_INET, SOCK_STREAM, 0) >= 0 ? 0 : 0; }), 128 + SIGSYS);
+}
+
+// The page of libc that holds clock_gettime, which the harness's clocks read.
+void* ClockCodePage() {
+  return reinterpret_cast<void*>(uintptr_t(dlsym(RTLD_DEFAULT, "clock_gettime")) & ~uintptr_t(4095));
+}
+
+TEST_F(SandboxTest, SealedCodeCannotBeMadeWritableOrUnmapped) {
+  SandboxReport report;
+  int rc = InSandbox(
+      scratch_,
+      [] {
+        void* page = ClockCodePage();
+        if (mprotect(page, 4096, PROT_READ | PROT_WRITE) == 0) return 1;
+        if (errno != EPERM) return 2;
+        if (munmap(page, 4096) == 0) return 3;
+        // Mapping fresh memory over it is refused the same way.
+        if (mmap(page, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
+          return 4;
+        return 0;
+      },
+      &report);
+  if (!Active(report, "code_seal")) GTEST_SKIP() << "no mseal here: " << Find(report, "code_seal")->detail;
+  EXPECT_EQ(rc, 0) << "1: made writable, 2: refused but not by the seal, 3: unmapped, 4: mapped over";
+}
+
+TEST_F(SandboxTest, WritingCodeThroughProcSelfMemIsRefused) {
+  if (!landlock_) GTEST_SKIP() << "Landlock is not available on this kernel";
+  // /proc/self/mem writes ignore page protections: only not being able to open it for writing holds.
+  EXPECT_EQ(InSandbox(scratch_, [] { return open("/proc/self/mem", O_RDWR) < 0 ? 0 : 1; }), 0);
+}
+
+TEST_F(SandboxTest, MemoryBothWritableAndExecutableIsRefused) {
+  if (!seccomp_) GTEST_SKIP() << "built without libseccomp";
+  EXPECT_EQ(InSandbox(scratch_,
+                      [] {
+                        void* rwx =
+                            mmap(nullptr, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                        if (rwx != MAP_FAILED || errno != EPERM) return 1;
+                        void* rw = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                        if (rw == MAP_FAILED) return 2;
+                        if (mprotect(rw, 4096, PROT_READ | PROT_WRITE | PROT_EXEC) == 0) return 3;
+                        return mprotect(rw, 4096, PROT_READ | PROT_EXEC) == 0 ? 0 : 4;  // W^X: one or the other
+                      }),
+            0);
+}
+
+TEST_F(SandboxTest, AfterLoadNothingBecomesExecutable) {
+  if (!seccomp_) GTEST_SKIP() << "built without libseccomp";
+  EXPECT_EQ(InSandbox(scratch_,
+                      [this] {
+                        void* rw = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                        if (rw == MAP_FAILED) return 1;
+                        SandboxPolicy policy;
+                        policy.scratch_dir = scratch_;
+                        SandboxReport after;
+                        ApplyAfterLoad(policy, &after);
+                        if (after.size() != 1 || after[0].name != "no_new_code" || !after[0].active) return 2;
+                        if (mprotect(rw, 4096, PROT_READ | PROT_EXEC) == 0 || errno != EPERM) return 3;
+                        // A library loaded now cannot map its code: dlopen fails instead of adding code.
+                        if (dlopen("libutil.so.1", RTLD_NOW) != nullptr) return 4;
+                        return mprotect(rw, 4096, PROT_READ) == 0 ? 0 : 5;  // taking rights away still works
+                      }),
+            0);
+}
+
+TEST(SealableRanges, CodeReadOnlyDataAndTheVdsoButNothingWritableSharedOrAnonymous) {
+  const std::string maps =
+      "55d0a0000000-55d0a0010000 r--p 00000000 08:01 1234 /usr/bin/judge\n"
+      "55d0a0010000-55d0a0200000 r-xp 00010000 08:01 1234 /usr/bin/judge\n"
+      "55d0a0300000-55d0a0310000 rw-p 00300000 08:01 1234 /usr/bin/judge\n"
+      "55d0a1000000-55d0a2000000 rw-p 00000000 00:00 0 [heap]\n"
+      "7f0000000000-7f0000001000 ---p 00000000 00:00 0 \n"
+      "7f0000100000-7f0000200000 r--s 00000000 00:05 77 /dev/nvidiactl\n"
+      "7f0000300000-7f0000301000 r--p 00000000 00:05 78 /dev/zero\n"
+      "7f0000400000-7f0000401000 r-xp 00000000 08:01 99 /tmp/my lib.so (deleted)\n"
+      "7f0000500000-7f0000510000 r-xp 00000000 08:01 98 /opt/with space/lib.so\n"
+      "7ffd00000000-7ffd00002000 r-xp 00000000 00:00 0 [vdso]\n"
+      "7ffd00010000-7ffd00020000 rw-p 00000000 00:00 0 [stack]\n"
+      "garbage line\n";
+  std::vector<MappedRange> r = SealableRanges(maps);
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r[0].begin, 0x55d0a0000000u);
+  EXPECT_EQ(r[0].end, 0x55d0a0010000u);
+  EXPECT_EQ(r[1].perms, "r-xp");
+  EXPECT_EQ(r[2].path, "/opt/with space/lib.so");
+  EXPECT_EQ(r[3].path, "[vdso]");
 }
 
 TEST_F(SandboxTest, ThreadsStillWork) {

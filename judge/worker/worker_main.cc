@@ -75,12 +75,11 @@ class Worker {
     Send(SandboxedMessage{protections_});
     // No library: the judge's trusted calibration worker, confined exactly as a submission's is,
     // so that the sandbox's own cost per call (seccomp on every system call) is in both.
-    if (m.library.empty()) {
-      Send(LoadedMessage{});
-      return true;
-    }
-    if (auto st = library_.Open(m.library, m.entry_point); !st) return Fault(FaultPhase::kLoad, st.error().message);
-    Send(LoadedMessage{});
+    if (!m.library.empty())
+      if (auto st = library_.Open(m.library, m.entry_point); !st) return Fault(FaultPhase::kLoad, st.error().message);
+    LoadedMessage loaded;
+    ApplyAfterLoad(policy_, &loaded.protections);
+    Send(loaded);
     return true;
   }
 
