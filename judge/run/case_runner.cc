@@ -323,10 +323,14 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c) {
   request.diagnostic = config_.single_call;
   request.hot = config_.hot && c.spec.IsPerformance();
   request.fresh_timed_inputs = WantsFreshInputs(c, request);
-  // Calibrated first: the trusted worker then idles while the submission's runs.
+  // Calibrated first: the trusted worker then idles while the submission's runs. No submission code
+  // may run meanwhile: its threads could load the GPU or the CPU and so inflate the share the judge
+  // subtracts (which would hide a forgery), so its worker, if one is left from an earlier case,
+  // exits first (its CUDA context, and any work it queued, with it).
   std::optional<std::pair<double, double>> calibration;
   if (request.fresh_timed_inputs && !load_failure_) {
-    if (config_.ahead) config_.ahead->Quiesce();  // as for the timed calls: no worker starting on the GPU
+    session_.Retire();
+    if (config_.ahead) config_.ahead->Quiesce();  // as for the timed calls: no worker starting or exiting on the GPU
     calibration = CalibrateFresh(request);
   }
   Outcome outcome = Request(c, request);
