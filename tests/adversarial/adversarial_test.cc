@@ -22,6 +22,9 @@ struct Entry {
   std::vector<std::string> args;
   bool templated = false;
   std::vector<std::string> absent;  // what no report (text or JSON) may show
+  std::vector<std::string> shows;   // what the JSON report must show (the submission's own output included)
+  std::string name;                 // the test's name where one file is judged twice
+  std::string skip_layers;          // $JUDGE_SANDBOX_SKIP: a defence behind the one left out must hold
 };
 
 void PrintTo(const Entry& e, std::ostream* os) { *os << e.file << " [" << e.device << "]"; }
@@ -33,7 +36,8 @@ std::vector<Entry> LoadManifest(const std::string& device) {
     if (c["device"] != device) continue;
     out.push_back({c["file"], c["device"], c["expect"], c["detail"], c.value("flag", ""), c["what"],
                    c.value("args", std::vector<std::string>{}), c.value("template", false),
-                   c.value("absent", std::vector<std::string>{})});
+                   c.value("absent", std::vector<std::string>{}), c.value("shows", std::vector<std::string>{}),
+                   c.value("name", ""), c.value("skip_layers", "")});
   }
   return out;
 }
@@ -88,7 +92,9 @@ TEST_P(Adversarial, GetsItsVerdictAndTheJudgeCarriesOn) {
   std::vector<std::string> args = {"run", Materialize(e), "-q"};
   for (auto& a : DeviceArgs(e.device)) args.push_back(a);
   for (auto& a : e.args) args.push_back(a);
-  JudgeRun r = RunJudge(args, 300);
+  std::vector<std::string> launcher;
+  if (!e.skip_layers.empty()) launcher = {"env", "JUDGE_SANDBOX_SKIP=" + e.skip_layers};
+  JudgeRun r = RunJudge(args, 300, launcher);
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << "the judge itself failed (exit " << r.exit_code << "):\n"
                                                     << r.output;
   ASSERT_TRUE(r.report.is_object()) << r.output;
@@ -106,6 +112,8 @@ TEST_P(Adversarial, GetsItsVerdictAndTheJudgeCarriesOn) {
   EXPECT_EQ(r.report["verdict"], e.expect) << e.what << "\n" << all_details;
   EXPECT_NE(all_details.find(e.detail), std::string::npos) << "expected \"" << e.detail << "\" in:\n" << all_details;
   if (!e.flag.empty()) EXPECT_NE(all_flags.find(e.flag), std::string::npos) << "flags:\n" << all_flags;
+  for (const auto& wanted : e.shows)
+    EXPECT_NE(r.report.dump().find(wanted), std::string::npos) << "the JSON report does not show \"" << wanted << "\"";
   for (const auto& secret : e.absent) {
     EXPECT_EQ(r.output.find(secret), std::string::npos) << "the text report shows \"" << secret << "\":\n" << r.output;
     EXPECT_EQ(r.report.dump().find(secret), std::string::npos) << "the JSON report shows \"" << secret << "\"";
@@ -121,7 +129,7 @@ TEST_P(Adversarial, GetsItsVerdictAndTheJudgeCarriesOn) {
 }
 
 std::string Name(const ::testing::TestParamInfo<Entry>& info) {
-  std::string n = info.param.file;
+  std::string n = info.param.name.empty() ? info.param.file : info.param.name;
   for (char& c : n)
     if (!isalnum(static_cast<unsigned char>(c))) c = '_';
   return n;

@@ -1,0 +1,88 @@
+// A correct, slow kernel that forges its event times through the CUDA runtime's own table of
+// driver functions: that table is writable data (no seal can cover it), so the submission finds
+// every pointer to the driver's cuEventElapsedTime in the writable memory of the loaded libraries
+// and points it at a function that reports 40% of the real time. The harness's events then lie
+// and its wall-clock audit sees nothing amiss (the work is in the window). Only the judge's clock,
+// in another process, can tell. Expected: AC, flagged by the judge's clock (not ranked), and the
+// report shows "runtime table patched" (the attack took effect).
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <link.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+using ElapsedFn = CUresult (*)(float*, CUevent, CUevent);
+ElapsedFn real_elapsed = nullptr;
+int replaced = 0;
+
+CUresult ForgedElapsed(float* ms, CUevent start, CUevent end) {
+  CUresult r = real_elapsed(ms, start, end);
+  if (r == CUDA_SUCCESS) *ms *= 0.4f;
+  return r;
+}
+
+std::vector<uintptr_t> Targets() {
+  std::vector<uintptr_t> t;
+  void* cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!cuda) return t;
+  for (const char* name : {"cuEventElapsedTime", "cuEventElapsedTime_v2"})
+    if (void* f = dlsym(cuda, name)) t.push_back(uintptr_t(f));
+  for (int version : {12000, 12080, 13000}) {
+    void* f = nullptr;
+    CUdriverProcAddressQueryResult status;
+    if (cuGetProcAddress("cuEventElapsedTime", &f, version, CU_GET_PROC_ADDRESS_DEFAULT, &status) == CUDA_SUCCESS &&
+        f)
+      t.push_back(uintptr_t(f));
+  }
+  return t;
+}
+
+int Scan(dl_phdr_info* info, size_t, void* data) {
+  auto* targets = static_cast<std::vector<uintptr_t>*>(data);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& p = info->dlpi_phdr[i];
+    if (p.p_type != PT_LOAD || !(p.p_flags & PF_W)) continue;
+    auto* word = reinterpret_cast<uintptr_t*>((info->dlpi_addr + p.p_vaddr + 7) & ~uintptr_t(7));
+    auto* end = reinterpret_cast<uintptr_t*>(info->dlpi_addr + p.p_vaddr + p.p_memsz);
+    for (; word + 1 <= end; ++word)
+      for (uintptr_t t : *targets)
+        if (*word == t) {
+          if (!real_elapsed) real_elapsed = reinterpret_cast<ElapsedFn>(t);
+          *word = uintptr_t(&ForgedElapsed);
+          ++replaced;
+        }
+  }
+  return 0;
+}
+
+__global__ void OneBlockSum(const float* input, float* output, int n) {
+  __shared__ double part[256];
+  double s = 0;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) s += input[i];
+  part[threadIdx.x] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    double total = 0;
+    for (int t = 0; t < 256; ++t) total += part[t];
+    output[0] = float(total);
+  }
+}
+
+}  // namespace
+
+extern "C" void solve(const float* input, float* output, int N) {
+  static bool patched = false;
+  if (!patched) {  // the runtime has filled its table by the first call
+    patched = true;
+    std::vector<uintptr_t> targets = Targets();
+    dl_iterate_phdr(Scan, &targets);
+    fprintf(stderr, replaced ? "forge: runtime table patched (%d pointers)\n" : "forge: no table found (%d)\n",
+            replaced);
+  }
+  OneBlockSum<<<1, 256>>>(input, output, N);
+}
