@@ -32,10 +32,11 @@ std::vector<uintptr_t> Targets() {
   if (!cuda) return t;
   for (const char* name : {"cuEventElapsedTime", "cuEventElapsedTime_v2"})
     if (void* f = dlsym(cuda, name)) t.push_back(uintptr_t(f));
-  for (int version : {12000, 12080, 13000}) {
+  for (unsigned version : {12000u, 12080u, 13000u}) {  // as the runtime asks the driver for it
     void* f = nullptr;
-    CUdriverProcAddressQueryResult status;
-    if (cuGetProcAddress("cuEventElapsedTime", &f, version, CU_GET_PROC_ADDRESS_DEFAULT, &status) == CUDA_SUCCESS &&
+    cudaDriverEntryPointQueryResult status;
+    if (cudaGetDriverEntryPointByVersion("cuEventElapsedTime", &f, version, cudaEnableDefault, &status) ==
+            cudaSuccess &&
         f)
       t.push_back(uintptr_t(f));
   }
