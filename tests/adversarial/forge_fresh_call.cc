@@ -1,4 +1,4 @@
-// Writes a well-formed frame of the current protocol into the worker's result pipe (fd 4): a
+// Writes a well-formed frame of the current protocol (kProtocolVersion, protocol/frame.h) into the worker's result pipe (fd 4): a
 // `progress` asking for the seeds of a fresh call, on a case that has none. Only a submission makes
 // such a frame; it must be RE, not a judge error, and must not start the judge's clock.
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <string>
 
 extern "C" void solve(const float* input, float* output, int N) {
-  const std::string header = "{\"type\":\"progress\",\"v\":3,\"stage\":\"await_call\",\"calls\":0}";
+  const std::string header = "{\"type\":\"progress\",\"v\":4,\"stage\":\"await_call\",\"calls\":0}";
   unsigned char frame[256];
   uint32_t header_length = uint32_t(header.size());
   uint64_t blob_length = 0;
