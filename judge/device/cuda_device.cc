@@ -155,18 +155,21 @@ class CudaDevice : public Device {
   // Touches a buffer of twice the L2 size (allocated once) so the next call reads from memory,
   // and drops any persisting-L2 lines the submission may have set up.
   Status FlushCache() override {
-    JUDGE_TRY(EnsureFlushBuffer());
+    if (!flush_buffer_) {
+      if (l2_bytes_ == 0) JUDGE_TRY(Info());
+      flush_bytes_ = std::max<size_t>(size_t(l2_bytes_) * 2, size_t(64) << 20);
+      // Zeros, so the read kernel's "keep the loads alive" store never fires; the tail is room for
+      // one float per block if it did.
+      CUDA_TRY(cudaMalloc(&flush_buffer_, flush_bytes_ + kFlushSinkBytes));
+      CUDA_TRY(cudaMemset(flush_buffer_, 0, flush_bytes_ + kFlushSinkBytes));
+    }
     CUDA_TRY(cudaCtxResetPersistingL2Cache());
     if (flush_mode_ == FlushMode::kWrite) {
       CUDA_TRY(cudaMemsetAsync(flush_buffer_, ++flush_value_, flush_bytes_, 0));
     } else {
-      CUDA_TRY(static_cast<cudaError_t>(DeviceStreamReadAsync(flush_buffer_, flush_bytes_, Sink())));
+      auto* sink = reinterpret_cast<float*>(static_cast<char*>(flush_buffer_) + flush_bytes_);
+      CUDA_TRY(static_cast<cudaError_t>(DeviceStreamReadAsync(flush_buffer_, flush_bytes_, sink)));
     }
-    return Status::Ok();
-  }
-  Status ReadAsync(const void* p, size_t bytes) override {
-    JUDGE_TRY(EnsureFlushBuffer());
-    CUDA_TRY(static_cast<cudaError_t>(DeviceStreamReadAsync(p, bytes, Sink())));
     return Status::Ok();
   }
   void SetFlushMode(FlushMode mode) override { flush_mode_ = mode; }
@@ -212,18 +215,6 @@ class CudaDevice : public Device {
   }
 
  private:
-  Status EnsureFlushBuffer() {
-    if (flush_buffer_) return Status::Ok();
-    if (l2_bytes_ == 0) JUDGE_TRY(Info());
-    flush_bytes_ = std::max<size_t>(size_t(l2_bytes_) * 2, size_t(64) << 20);
-    // Zeros, so the read kernel's "keep the loads alive" store never fires on the flush; the tail
-    // (Sink) is room for one float per block where it does (ReadAsync of real data).
-    CUDA_TRY(cudaMalloc(&flush_buffer_, flush_bytes_ + kFlushSinkBytes));
-    CUDA_TRY(cudaMemset(flush_buffer_, 0, flush_bytes_ + kFlushSinkBytes));
-    return Status::Ok();
-  }
-  float* Sink() const { return reinterpret_cast<float*>(static_cast<char*>(flush_buffer_) + flush_bytes_); }
-
   int64_t l2_bytes_ = 0;
   void* flush_buffer_ = nullptr;
   size_t flush_bytes_ = 0;

@@ -93,9 +93,6 @@ class Device {
   virtual Expected<bool> Generate(const CounterFill&, void* /*dst*/, int64_t /*count*/) { return false; }
   // Keeps the stream busy for about this long without touching memory (hides launch latency).
   virtual Status HoldStream(double /*microseconds*/) { return Status::Ok(); }
-  // Reads a buffer once at the memory's pace, queued on the submission's stream: the judge's
-  // stand-in for a solve() when it calibrates its own clock.
-  virtual Status ReadAsync(const void* p, size_t bytes) = 0;
   // Order-independent checksum of a buffer (checksum.h), to detect a modified input.
   virtual Expected<uint64_t> Checksum(const void* p, size_t bytes) = 0;
   // The best read bandwidth a streaming kernel reaches here, GB/s: the ceiling results are held to.

@@ -83,13 +83,6 @@ class HostDevice : public Device {
     return clock_.readings[clock_.next++ % clock_.readings.size()];
   }
   Expected<uint64_t> Checksum(const void* p, size_t bytes) override { return HostChecksum(p, bytes); }
-  Status ReadAsync(const void* p, size_t bytes) override {
-    const volatile uint8_t* b = static_cast<const uint8_t*>(p);
-    uint8_t sink = 0;
-    for (size_t i = 0; i < bytes; i += 8) sink ^= b[i];  // a byte per word: a pass at the pace of a sum's loads
-    (void)sink;
-    return Status::Ok();
-  }
   // The device path of input generation, run on the host: CI exercises it without a GPU.
   Expected<bool> Generate(const CounterFill& fill, void* dst, int64_t count) override {
     for (int64_t i = 0; i < count; ++i) {

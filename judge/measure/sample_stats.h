@@ -21,10 +21,6 @@ SampleStats Summarize(std::vector<double> samples);
 // Stop when max_samples is reached, when min_samples are in and the noise is under target, or
 // when the time budget is spent (after at least one sample: a slow kernel is still measured).
 bool ShouldStopSampling(const TimingPolicy& policy, const std::vector<double>& samples_ms, double spent_seconds);
-// Fresh timed calls come in batches, one exchange with the judge each (rules/case_timing.h,
-// FreshBatchSize); sampling also waits for this many of them unless the budget is spent, so the
-// judge's clock compares a fastest batch, not the only one.
-inline constexpr int kMinFreshBatches = 5;
 
 // Whether another untimed warm-up call goes before sampling: up to warmup_calls of them, while the
 // next one (as long as the last call) still ends within a tenth of the budget. `elapsed_seconds`

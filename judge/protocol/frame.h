@@ -14,8 +14,7 @@
 
 namespace judge {
 
-inline constexpr int kProtocolVersion =
-    4;  // 3: fresh timed calls; 4: `loaded` names the layers closed after dlopen, `call` seeds a batch of calls
+inline constexpr int kProtocolVersion = 4;  // 3: fresh timed calls; 4: `loaded` names the layers closed after dlopen
 inline constexpr uint32_t kMaxHeaderBytes = 1 << 20;
 
 struct Frame {

@@ -30,7 +30,7 @@ Json CaseRequestToJson(const CaseRequest& r) {
           {"diagnostic", r.diagnostic},
           {"hot", r.hot},
           {"fresh_timed_inputs", r.fresh_timed_inputs},
-          {"stand_in", r.stand_in},
+          {"noop", r.noop},
           {"timing",
            {{"warmup_calls", t.warmup_calls},
             {"min_samples", t.min_samples},
@@ -73,7 +73,7 @@ Expected<CaseRequest> CaseRequestFromJson(const Json& j) {
   r.diagnostic = j.value("diagnostic", false);
   r.hot = j.value("hot", false);
   r.fresh_timed_inputs = j.value("fresh_timed_inputs", false);
-  r.stand_in = j.value("stand_in", false);
+  r.noop = j.value("noop", false);
   const Json& t = **timing;
   r.timing =
       TimingPolicy{t.at("warmup_calls").get<int>(), t.at("min_samples").get<int>(), t.at("max_samples").get<int>(),
@@ -238,9 +238,8 @@ Expected<Message> DecodeHeader(MessageKind kind, const Frame& frame) {
       return Message(ProgressMessage{*stage, calls, frame.blob});
     }
     case MessageKind::kCall: {
-      CallMessage m{Field<int>(h, "call"), Field<std::vector<std::vector<uint64_t>>>(h, "seeds")};
+      CallMessage m{Field<int>(h, "call"), Field<std::vector<uint64_t>>(h, "seeds")};
       if (m.call < 0) return MakeError(ErrorCode::kProtocol, "negative call index");
-      if (m.seeds.empty()) return MakeError(ErrorCode::kProtocol, "a batch of fresh calls with no call in it");
       return Message(std::move(m));
     }
     case MessageKind::kCaseDone: {

@@ -57,10 +57,9 @@ struct CaseRequest {
   // Timed calls wait for a `call` message and generate their inputs from its seeds (every input
   // has a generator): no timed call's data exists before the judge's clock starts.
   bool fresh_timed_inputs = false;
-  // The judge's trusted calibration: the same case with the judge's stand-in for solve() (one read
-  // of every input: Device::ReadAsync), in a worker that never loaded a submission (refused by one
-  // that did). Its events are trusted, so the judge learns its clock's share beyond the events.
-  bool stand_in = false;
+  // The judge's trusted calibration: the same case with the harness's empty function as solve(),
+  // in a worker that never loaded a submission (refused by one that did).
+  bool noop = false;
 };
 
 enum class CallKind { kCheck, kWarmup, kTimed, kHot };  // kHot: timed without the L2 flush
@@ -159,12 +158,9 @@ struct ProgressMessage {
   std::string outputs;  // after a fresh call whose outputs are small: they (the frame's blob), the
                         // proof that the call was done when the judge's clock stopped
 };
-// The judge's clock starts on a batch of fresh calls: calls call, call + 1, ... get seeds[0],
-// seeds[1], ..., each one seed per input buffer in signature order. The clock stops at the last
-// call's outputs: a batch spreads the judge's fixed cost per exchange over its calls.
-struct CallMessage {
-  int call = 0;
-  std::vector<std::vector<uint64_t>> seeds;
+struct CallMessage {  // the judge's clock starts: one seed per input buffer, in signature order
+  int call = 0;       // the index of the call these seeds are for
+  std::vector<uint64_t> seeds;
 };
 struct CaseDoneMessage {
   CaseReport report;

@@ -23,49 +23,31 @@ JudgeClockComparison CompareWithJudgeClock(const std::vector<double>& judge_call
   return c;
 }
 
-int FreshBatchSize(const std::vector<ClockBatch>& done) {
-  if (done.empty() || done.back().ms <= 0) return 1;
-  double per_call = done.back().ms / done.back().calls;
-  return int(std::clamp(std::floor(kFreshBatchTargetMs / per_call), 1.0, double(kMaxFreshBatch)));
-}
-
-BatchTimes TimedBatches(const CaseReport& rep, const std::vector<ClockBatch>& batches) {
-  BatchTimes t;
-  for (const ClockBatch& b : batches) {
-    if (b.calls < 1 || b.first_call < 0 || size_t(b.first_call) + size_t(b.calls) > rep.calls.size()) continue;
-    double events = 0;
-    bool timed = true;
-    for (int i = b.first_call; i < b.first_call + b.calls; ++i) {
-      timed &= rep.calls[size_t(i)].kind == CallKind::kTimed;
-      events += rep.calls[size_t(i)].event_ms;
-    }
-    if (!timed) continue;
-    t.judge_ms.push_back(b.ms / b.calls);
-    t.worker_ms.push_back(events / b.calls);
-  }
-  return t;
-}
-
 namespace {
 
 std::string Us(double ms) { return std::to_string(int(std::lround(ms * 1e3))) + " us"; }
 
+// Timed calls only: hot calls have no flush, their judge's share differs from the calibration's.
 void CheckJudgeClock(const CaseReport& rep, const JudgeClock& clock, CaseResult* result) {
   if (!clock.wanted) return;
   if (!clock.calibrated) {
     result->judge_clock.note = "not calibrated (the judge's trusted worker failed): not checked";
     return;
   }
-  BatchTimes t = TimedBatches(rep, clock.batches);
-  if (t.judge_ms.empty()) return;
-  JudgeClockComparison c =
-      CompareWithJudgeClock(t.judge_ms, t.worker_ms, clock.calibration_ms, clock.calibration_spread_ms);
+  std::vector<double> judge, worker;
+  for (const auto& [call, ms] : clock.call_ms) {
+    if (call < 0 || size_t(call) >= rep.calls.size() || rep.calls[size_t(call)].kind != CallKind::kTimed) continue;
+    judge.push_back(ms);
+    worker.push_back(rep.calls[size_t(call)].event_ms);
+  }
+  if (judge.empty()) return;
+  JudgeClockComparison c = CompareWithJudgeClock(judge, worker, clock.calibration_ms, clock.calibration_spread_ms);
   result->judge_clock.ms = c.judge_ms;
   result->judge_clock.calibration_ms = clock.calibration_ms;
   result->judge_clock.spread_ms = clock.calibration_spread_ms;
   if (c.disagrees)
     result->flags.push_back("the judge's own clock saw " + Us(c.judge_ms) +
-                            " a call in its fastest batch, the worker's timer " + Us(c.worker_ms) +
+                            " on its fastest call, the worker's timer " + Us(c.worker_ms) +
                             ": times measured inside the submission's process are not trusted beyond that (a "
                             "patched timer or clock?)");
 }

@@ -13,40 +13,14 @@
 
 namespace judge {
 
-// One exchange of fresh calls on the judge's clock: from sending the seeds of calls first_call ..
-// first_call + calls - 1 to receiving the last one's outputs.
-struct ClockBatch {
-  int first_call = 0;
-  int calls = 1;
-  double ms = 0;
-};
-
-// The judge's own clock on the fresh timed calls (CaseRunner), and its share beyond the events,
-// measured the same way on the judge's stand-in for solve() (one read of every input) in a trusted
-// worker (the calibration).
+// The judge's own clock on the fresh timed calls (CaseRunner): per call, from sending its seeds to
+// receiving its outputs, and the same on a no-op solve() in a trusted worker (the calibration).
 struct JudgeClock {
-  bool wanted = false;      // the case had fresh calls
-  bool calibrated = false;  // the trusted worker answered
-  std::vector<ClockBatch> batches;
-  // Per call: the least of the calibration's batches' (clock - events) / calls, and their IQR.
-  double calibration_ms = 0, calibration_spread_ms = 0;
+  bool wanted = false;                                   // the case had fresh calls
+  bool calibrated = false;                               // the trusted worker answered
+  std::map<int, double> call_ms;                         // by call index
+  double calibration_ms = 0, calibration_spread_ms = 0;  // fastest no-op call, and their IQR
 };
-
-// How many fresh calls the judge seeds at once: one first, then as many as make about
-// kFreshBatchTargetMs on its clock at the pace of the batch before (at most kMaxFreshBatch). The
-// judge's fixed cost per exchange (pipe round trip, two wake-ups: tens of microseconds, with a
-// long tail under load) is then a few microseconds per call. A worker that asks for calls one by
-// one only makes the judge's clock see more of that cost, so more of its time, never less.
-inline constexpr double kFreshBatchTargetMs = 5;
-inline constexpr int kMaxFreshBatch = 64;
-int FreshBatchSize(const std::vector<ClockBatch>& done);
-
-// Per batch of timed calls (every call in it CallKind::kTimed: hot calls skip the flush the
-// calibration has), the judge's clock per call and the worker's mean event time per call.
-struct BatchTimes {
-  std::vector<double> judge_ms, worker_ms;
-};
-BatchTimes TimedBatches(const CaseReport& rep, const std::vector<ClockBatch>& batches);
 
 // The in-worker event median must not be below what the judge's clock saw by more than this
 // share, nor by more than the absolute allowance plus three calibration spreads. The allowance is

@@ -339,7 +339,7 @@ TEST(CaseTiming, TheJudgesClockFlagsOnlyTimedFreshCallsAndSaysWhenItCouldNotChec
                           {CallKind::kHot, 1, 0.1, 0.2, 0, false, true}});
   TimingContext context;
   context.judge_clock.wanted = true;
-  context.judge_clock.batches = {{1, 1, 1.0}, {2, 1, 1.0}, {3, 1, 0.2}};
+  context.judge_clock.call_ms = {{1, 1.0}, {2, 1.0}, {3, 0.2}};
   CaseResult uncalibrated;
   uncalibrated.min_bytes = 1;
   SummarizeTiming(rep, {}, context, &uncalibrated);
@@ -352,35 +352,8 @@ TEST(CaseTiming, TheJudgesClockFlagsOnlyTimedFreshCallsAndSaysWhenItCouldNotChec
   SummarizeTiming(rep, {}, context, &flagged);
   EXPECT_NEAR(flagged.judge_clock.ms, 0.9, 1e-9);  // the hot call's 0.2 ms is not among them
   ASSERT_EQ(flagged.flags.size(), 1u);
-  EXPECT_TRUE(
-      Has(flagged.flags[0], "judge's own clock saw 900 us a call in its fastest batch, the worker's timer 200 us"))
+  EXPECT_TRUE(Has(flagged.flags[0], "judge's own clock saw 900 us on its fastest call, the worker's timer 200 us"))
       << flagged.flags[0];
-}
-
-TEST(CaseTiming, BatchesOfFreshCallsArePerCallAndTimedOnly) {
-  CaseReport rep = Calls({{CallKind::kCheck, 0, 0.2, 0.3},
-                          {CallKind::kTimed, 1, 0.2, 0.3, 0, false, true},
-                          {CallKind::kTimed, 1, 0.4, 0.5, 0, false, true},
-                          {CallKind::kTimed, 1, 0.3, 0.4, 0, false, true},
-                          {CallKind::kHot, 1, 0.1, 0.2, 0, false, true}});
-  BatchTimes t = TimedBatches(rep, {{1, 2, 2.0},    // two timed calls: 1 ms a call, events 0.3 ms a call
-                                    {3, 1, 0.9},    // one
-                                    {3, 2, 0.5},    // a timed and a hot call: left out
-                                    {4, 3, 1.0}});  // past the last call: left out
-  ASSERT_EQ(t.judge_ms.size(), 2u);
-  EXPECT_DOUBLE_EQ(t.judge_ms[0], 1.0);
-  EXPECT_DOUBLE_EQ(t.worker_ms[0], 0.3);
-  EXPECT_DOUBLE_EQ(t.judge_ms[1], 0.9);
-  EXPECT_DOUBLE_EQ(t.worker_ms[1], 0.3);
-}
-
-TEST(CaseTiming, FreshBatchesGrowToTheTargetFromOneCall) {
-  EXPECT_EQ(FreshBatchSize({}), 1);  // the first batch: nothing known yet
-  EXPECT_EQ(FreshBatchSize({{0, 1, 0.5}}), int(kFreshBatchTargetMs / 0.5));
-  EXPECT_EQ(FreshBatchSize({{0, 1, 0.5}, {1, 10, 10.0}}), int(kFreshBatchTargetMs / 1.0));  // the last batch's pace
-  EXPECT_EQ(FreshBatchSize({{0, 1, 0.001}}), kMaxFreshBatch);
-  EXPECT_EQ(FreshBatchSize({{0, 1, 50.0}}), 1);  // a slow call is a batch of its own
-  EXPECT_EQ(FreshBatchSize({{0, 1, 0.0}}), 1);
 }
 
 }  // namespace

@@ -231,8 +231,7 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
     return fail(WorkerEnded(*gone, "before the case started", problem_.limits, submission_loaded));
   bool ready = false;
   int calls = 0;
-  std::optional<Clock::time_point> clock_started;  // the judge's clock, for the batch in flight
-  int batch_first = 0, batch_end = 0;              // its calls: [batch_first, batch_end)
+  std::optional<Clock::time_point> clock_started;  // the judge's clock, for the fresh call in flight
   const Limits& limits = problem_.limits;
   const size_t per_call = OutputBytesPerCall(request);
   for (;;) {
@@ -250,43 +249,26 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
       if (progress->stage == ProgressStage::kAwaitCall) {
         if (!request.fresh_timed_inputs || progress->calls != calls || clock_started)
           return fail(Tampered("a fresh call was asked for out of turn"));
-        CallMessage batch{calls, {}};
-        for (int k = 0, size = FreshBatchSize(out.batches); k < size; ++k) {
-          batch.seeds.push_back(FreshSeeds(config_.run_secret, request.name, request_id, calls + k, request));
-          out.fresh.push_back(FreshCall{calls + k, batch.seeds.back(), {}});
-        }
-        batch_first = calls;
-        batch_end = calls + int(batch.seeds.size());
+        CallMessage call{calls, FreshSeeds(config_.run_secret, request.name, request_id, calls, request)};
+        out.fresh.push_back(FreshCall{calls, call.seeds, 0, {}});
         clock_started = Clock::now();
-        if (auto gone = session.Send(batch))
+        if (auto gone = session.Send(call))
           return fail(WorkerEnded(*gone, "before call " + std::to_string(calls + 1), limits, submission_loaded));
         continue;
       }
-      if (clock_started) {  // a fresh call of the batch in flight is done; the last one's outputs stop the clock
-        if (progress->calls != calls + 1)
-          return fail(Tampered("the worker reported call " + std::to_string(progress->calls) + " after call " +
-                               std::to_string(calls) + " in a batch of fresh calls"));
+      if (clock_started) {  // the fresh call in flight is done: its outputs stop the judge's clock
+        out.fresh.back().judge_ms = std::chrono::duration<double, std::milli>(Clock::now() - *clock_started).count();
+        clock_started.reset();
         if (progress->outputs.size() != per_call)
           return fail(Tampered("the worker ended a fresh call with " + std::to_string(progress->outputs.size()) +
                                " output bytes, expected " + std::to_string(per_call)));
-        out.fresh[out.fresh.size() - size_t(batch_end - calls)].outputs = std::move(progress->outputs);
-        if (progress->calls == batch_end) {
-          double ms = std::chrono::duration<double, std::milli>(Clock::now() - *clock_started).count();
-          out.batches.push_back(ClockBatch{batch_first, batch_end - batch_first, ms});
-          clock_started.reset();
-        }
+        out.fresh.back().outputs = std::move(progress->outputs);
       } else if (!progress->outputs.empty())
         return fail(Tampered("outputs came outside a fresh call"));
       calls = progress->calls;
       continue;
     }
     if (auto* done = std::get_if<CaseDoneMessage>(&*heard.message)) {
-      // A violation ends a case where it happens, a batch's later calls unrun: they were never timed.
-      if (clock_started && done->report.violation) {
-        out.fresh.resize(out.fresh.size() - size_t(batch_end - calls));
-        clock_started.reset();
-      }
-      if (clock_started) return fail(Tampered("the case ended in the middle of a batch of fresh calls"));
       if (auto why = Inconsistent(done->report, request, out.fresh, per_call)) return fail(Tampered(*why));
       out.report = std::move(done->report);
       out.outputs = std::move(done->outputs);
@@ -313,23 +295,17 @@ std::optional<std::pair<double, double>> CaseRunner::CalibrateFresh(const CaseRe
       return std::nullopt;
     }
   }
-  // The judge's own stand-in for solve() reads every input once: what the clock sees beyond the
-  // events then includes what reading the fresh inputs costs around a call (their write-back, the
-  // memory's state after the flush), not only the fixed steps an empty call would show.
-  CaseRequest stand_in = request;
-  stand_in.stand_in = true;
-  Outcome o = Exchange(trusted_, stand_in, /*submission_loaded=*/false);
-  std::vector<double> beyond_events;
-  if (!o.failure) {
-    BatchTimes t = TimedBatches(o.report, o.batches);
-    for (size_t i = 0; i < t.judge_ms.size(); ++i) beyond_events.push_back(t.judge_ms[i] - t.worker_ms[i]);
-  }
-  if (beyond_events.empty()) {
+  CaseRequest noop = request;
+  noop.noop = true;
+  Outcome o = Exchange(trusted_, noop, /*submission_loaded=*/false);
+  if (o.failure || o.fresh.empty()) {
     spdlog::warn("the judge's clock could not be calibrated for case {}: {}", request.name,
-                 o.failure ? o.failure->detail : "no timed fresh calls");
+                 o.failure ? o.failure->detail : "no fresh calls");
     return std::nullopt;
   }
-  SampleStats stats = Summarize(beyond_events);
+  std::vector<double> ms;
+  for (const FreshCall& f : o.fresh) ms.push_back(f.judge_ms);
+  SampleStats stats = Summarize(ms);
   return std::pair{stats.min, stats.iqr()};
 }
 
@@ -388,10 +364,6 @@ void CaseRunner::TimeInMoreProcesses(const PreparedCase& c, const CaseRequest& r
       f.call += shift;
       outcome->fresh.push_back(std::move(f));
     }
-    for (ClockBatch b : more.batches) {
-      b.first_call += shift;
-      outcome->batches.push_back(b);
-    }
     CaseReport& into = outcome->report;
     into.calls.insert(into.calls.end(), more.report.calls.begin(), more.report.calls.end());
     for (int call : more.report.output_calls) into.output_calls.push_back(call + shift);
@@ -412,7 +384,7 @@ void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome,
                        const std::optional<std::pair<double, double>>& calibration, CaseResult& result) {
   TimingContext timing{config_.window_correction_ms, config_.single_call, config_.plausible_gbps,
                        config_.plausible_basis, JudgeClock{}};
-  timing.judge_clock.batches = outcome.batches;
+  for (const FreshCall& f : outcome.fresh) timing.judge_clock.call_ms[f.call] = f.judge_ms;
   timing.judge_clock.wanted = !outcome.fresh.empty();
   if (calibration) {
     timing.judge_clock.calibrated = true;

@@ -14,7 +14,6 @@
 #include "judge/core/run_report.h"
 #include "judge/problem/problem.h"
 #include "judge/protocol/messages.h"
-#include "judge/rules/case_timing.h"
 #include "judge/rules/case_verdict.h"
 #include "judge/sandbox/sandbox.h"
 #include "judge/supervise/worker_ahead.h"
@@ -58,9 +57,10 @@ class CaseRunner {
   // What the sandbox achieved in the last worker that loaded the submission.
   const SandboxReport& protections() const { return protections_; }
 
-  struct FreshCall {  // a timed call whose inputs came from seeds sent when its batch started
+  struct FreshCall {  // a timed call whose inputs came from seeds sent when it started
     int call = 0;     // index into the report's calls
     std::vector<uint64_t> seeds;
+    double judge_ms = 0;  // the judge's clock, from sending the seeds to the call's outputs
     std::string outputs;
   };
 
@@ -71,7 +71,6 @@ class CaseRunner {
     std::string outputs;
     std::vector<int> call_process;  // which worker process made each call (empty: all the first)
     std::vector<FreshCall> fresh;
-    std::vector<ClockBatch> batches;  // the judge's clock on the fresh calls, per exchange
   };
   WorkerRecipe Recipe() const;
   std::optional<Failure> EnsureWorker();
@@ -80,10 +79,9 @@ class CaseRunner {
   Outcome Request(const PreparedCase& c, const CaseRequest& request);
   // Talks `request` through with the worker of `session` (the submission's, or the trusted one).
   Outcome Exchange(WorkerSession& session, const CaseRequest& request, bool submission_loaded);
-  // The judge's clock on the same case with its stand-in for solve() in a worker that never loaded a
-  // submission: the clock's share of a fresh call beyond the events (least per batch, ms), and its
-  // spread (IQR); nullopt when that worker failed (then the case's judge-clock check is skipped,
-  // and the report says so).
+  // The judge's clock on the same case with an empty solve() in a worker that never loaded a
+  // submission: the judge's own share of a fresh call (median, ms), and its spread; nullopt when
+  // that worker failed (then the case's judge-clock check is skipped, and the report says so).
   std::optional<std::pair<double, double>> CalibrateFresh(const CaseRequest& request);
   // Checks a few fresh calls' outputs with the reference; a failure is the case's verdict.
   void CheckFreshCalls(const PreparedCase& c, const Outcome& outcome, CaseResult& result);

@@ -151,25 +151,17 @@ bool CaseHarness::KeepOutputs(int call) const {
 // judge's trusted calibration (a no-op solve() in a worker that never loaded a submission) does the
 // same steps: generating the inputs here is the judge's share, not the submission's.
 Status CaseHarness::PrepareFresh(int call) {
-  if (seeds_.empty()) {
-    progress_(ProgressMessage{ProgressStage::kAwaitCall, call, {}});
-    auto batch = await_call_(call);
-    if (!batch) return batch.error();
-    for (auto& seeds : *batch) {
-      if (seeds.size() != inputs_.size())
-        return MakeError(ErrorCode::kProtocol, "the judge sent " + std::to_string(seeds.size()) + " seeds for " +
-                                                   std::to_string(inputs_.size()) + " inputs");
-      seeds_.push_back(std::move(seeds));
-    }
-    ++batches_;
-  }
-  std::vector<uint64_t> seeds = std::move(seeds_.front());
-  seeds_.pop_front();
+  progress_(ProgressMessage{ProgressStage::kAwaitCall, call, {}});
+  auto seeds = await_call_(call);
+  if (!seeds) return seeds.error();
+  if (seeds->size() != inputs_.size())
+    return MakeError(ErrorCode::kProtocol, "the judge sent " + std::to_string(seeds->size()) + " seeds for " +
+                                               std::to_string(inputs_.size()) + " inputs");
   size_t i = 0;
   for (const ParamArg& p : request_->params) {
     if (!p.is_buffer || !p.buffer.is_input) continue;
     InputSpec spec = p.buffer.variants[0];
-    spec.generate->seed = seeds[i];
+    spec.generate->seed = (*seeds)[i];
     GuardedBuffer& fresh = inputs_[i][size_t(fresh_variant_)];
     JUDGE_TRY(Upload(spec, p.buffer.dtype, p.buffer.count, fresh.data));
     auto sum = device_.Checksum(fresh.data, fresh.bytes);
@@ -259,12 +251,7 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
     JUDGE_TRY(device_.FlushCache());
   auto start = Clock::now();
   JUDGE_TRY(timer_->Start());
-  if (request_->stand_in) {
-    for (const auto& per_input : inputs_)
-      JUDGE_TRY(device_.ReadAsync(per_input[size_t(variant)].data, per_input[size_t(variant)].bytes));
-  } else {
-    JUDGE_TRY(library_.Call(args));
-  }
+  if (!request_->noop) JUDGE_TRY(library_.Call(args));
   JUDGE_TRY(timer_->Stop());
   // Checked before the judge's next launch, which would otherwise report the submission's error as
   // its own (with the judge's call and source line in it). After Stop: the check stays out of the
@@ -315,20 +302,12 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
 }
 
 // Timed calls until the stop rule is met; throttled samples are discarded (up to kMaxDiscarded).
-// Fresh calls come in batches, each run to its end (the judge's clock stops at its last call), and
-// sampling waits for kMinFreshBatches of them unless the budget is spent.
 Status CaseHarness::Sample(CallKind kind, int* next, CaseOutput* out) {
   const TimingPolicy& policy = request_->timing;
   std::vector<double> samples;
   double spent = 0;
   int discarded = 0;
-  const int batches_before = batches_;
-  auto done = [&] {
-    if (!seeds_.empty()) return false;
-    if (!ShouldStopSampling(policy, samples, spent)) return false;
-    return fresh_variant_ < 0 || batches_ - batches_before >= kMinFreshBatches || spent >= policy.budget_seconds;
-  };
-  while (!done()) {
+  while (!ShouldStopSampling(policy, samples, spent)) {
     int variant = (*next)++ % variants_;
     if (fresh_variant_ >= 0) {  // generating counts against the budget: on the host double it dominates
       auto prepare_start = Clock::now();
@@ -342,8 +321,7 @@ Status CaseHarness::Sample(CallKind kind, int* next, CaseOutput* out) {
     spent += call.wall_ms / 1e3;
     if (call.throttled && discarded < kMaxDiscarded) {
       ++discarded;
-      // Not inside a batch: the pause would be on the judge's clock and not on the calibration's.
-      if (seeds_.empty()) std::this_thread::sleep_for(kThrottleRecovery);
+      std::this_thread::sleep_for(kThrottleRecovery);
       continue;
     }
     samples.push_back(call.event_ms);

@@ -8,7 +8,6 @@
 //           0xFF bytes (NaN) before every call, so an unwritten output cannot pass.
 // After every call (outside the timed window) the worker checks the input's checksum, the input's
 // guards and the output's canaries, and keeps the call's output for the judge to check.
-#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -54,9 +53,8 @@ Expected<EmptyWindow> MeasureEmptyWindow(Device& device, IntervalTimer& timer);
 class CaseHarness {
  public:
   using ProgressFn = std::function<void(const ProgressMessage& progress)>;
-  // Blocks until the judge sends the seeds of a batch of fresh calls from `call` on (CallMessage):
-  // per call, one seed per input.
-  using AwaitCallFn = std::function<Expected<std::vector<std::vector<uint64_t>>>(int call)>;
+  // Blocks until the judge sends the seeds of fresh call `call` (CallMessage).
+  using AwaitCallFn = std::function<Expected<std::vector<uint64_t>>(int call)>;
   CaseHarness(Device& device, const SubmissionLibrary& library, ProgressFn progress, AwaitCallFn await_call)
       : device_(device), library_(library), progress_(std::move(progress)), await_call_(std::move(await_call)) {}
   std::variant<CaseOutput, CaseFault> Run(const CaseRequest& request);
@@ -68,8 +66,7 @@ class CaseHarness {
   Status Calibrate(CaseReport* report);
   // One call of solve() on `variant`, with its checks; sets *violation when memory was abused.
   Status Call(CallKind kind, int variant, CaseReport* report, std::string* outputs);
-  // Generates fresh call `call`'s inputs from its seeds, waiting for the judge's next batch of
-  // seeds when none is left.
+  // Waits for the judge's seeds of call `call` and generates the fresh inputs from them.
   Status PrepareFresh(int call);
   Status CheckMemory(int variant, int call, std::optional<Violation>* violation);
   Status Sample(CallKind kind, int* next, CaseOutput* out);
@@ -81,8 +78,6 @@ class CaseHarness {
   ProgressFn progress_;
   AwaitCallFn await_call_;
   const CaseRequest* request_ = nullptr;
-  std::deque<std::vector<uint64_t>> seeds_;  // of the fresh calls of the batch in progress
-  int batches_ = 0;                          // of fresh calls, asked for in this case
   std::unique_ptr<IntervalTimer> timer_;
   std::vector<std::vector<GuardedBuffer>> inputs_;  // [input][variant]; the last is the fresh one when used
   std::vector<GuardedBuffer> outputs_;

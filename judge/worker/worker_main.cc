@@ -97,8 +97,8 @@ class Worker {
 
   bool RunCase(const CaseRequest& request) {
     if (!device_) return Fault(FaultPhase::kProtocol, "case before init");
-    if (request.stand_in && library_.is_open())
-      return Fault(FaultPhase::kProtocol, "a calibration asked of a worker that loaded a submission");
+    if (request.noop && library_.is_open())
+      return Fault(FaultPhase::kProtocol, "a no-op calibration asked of a worker that loaded a submission");
     CaseHarness harness(
         *device_, library_, [this](const ProgressMessage& progress) { Send(progress); },
         [this](int call) { return AwaitCall(call); });
@@ -109,7 +109,7 @@ class Worker {
     return true;
   }
 
-  Expected<std::vector<std::vector<uint64_t>>> AwaitCall(int call) {
+  Expected<std::vector<uint64_t>> AwaitCall(int call) {
     auto frame = ReadFrame(in_, kMaxRequestBlob);
     if (!frame)
       return MakeError(ErrorCode::kProtocol, "waiting for call " + std::to_string(call) + ": " + frame.error().message);
