@@ -93,6 +93,7 @@ class CudaDevice : public Device {
   ~CudaDevice() override {
     if (flush_buffer_) cudaFree(flush_buffer_);
     if (stamps_) cudaFree(stamps_);
+    if (generated_sum_) cudaFree(generated_sum_);
   }
 
   Expected<DeviceInfo> Info() override {
@@ -178,8 +179,17 @@ class CudaDevice : public Device {
     CUDA_TRY(static_cast<cudaError_t>(DeviceClockStampAsync(stamps_ + (which ? 1 : 0))));
     return Status::Ok();
   }
-  Expected<bool> Generate(const CounterFill& fill, void* dst, int64_t count) override {
-    CUDA_TRY(static_cast<cudaError_t>(DeviceGenerate(fill, dst, count)));
+  Expected<bool> Generate(const CounterFill& fill, void* dst, int64_t count, uint64_t* checksum) override {
+    if (!checksum) {
+      CUDA_TRY(static_cast<cudaError_t>(DeviceGenerate(fill, dst, count)));
+      return true;
+    }
+    // One accumulator for the worker's life: an allocation per fresh call would put cudaMalloc's
+    // and cudaFree's (synchronizing, variable) cost on the judge's clock.
+    if (!generated_sum_) CUDA_TRY(cudaMalloc(&generated_sum_, sizeof(*generated_sum_)));
+    CUDA_TRY(cudaMemsetAsync(generated_sum_, 0, sizeof(*generated_sum_), 0));
+    CUDA_TRY(static_cast<cudaError_t>(DeviceGenerate(fill, dst, count, generated_sum_)));
+    CUDA_TRY(cudaMemcpy(checksum, generated_sum_, sizeof(*checksum), cudaMemcpyDeviceToHost));
     return true;
   }
   Status HoldStream(double microseconds) override {
@@ -221,6 +231,7 @@ class CudaDevice : public Device {
   uint8_t flush_value_ = 0;
   FlushMode flush_mode_ = FlushMode::kRead;
   ClockStamp* stamps_ = nullptr;
+  unsigned long long* generated_sum_ = nullptr;
 };
 
 }  // namespace

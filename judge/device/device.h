@@ -90,7 +90,10 @@ class Device {
   virtual Expected<double> MarkedClockMhz() { return 0.0; }
   // Writes `count` generated elements to dst; false when this device does not generate (the
   // caller then uploads host-generated data).
-  virtual Expected<bool> Generate(const CounterFill&, void* /*dst*/, int64_t /*count*/) { return false; }
+  // With `checksum`, also sets it to Checksum() of what was written, without reading it back.
+  virtual Expected<bool> Generate(const CounterFill&, void* /*dst*/, int64_t /*count*/, uint64_t* /*checksum*/) {
+    return false;
+  }
   // Keeps the stream busy for about this long without touching memory (hides launch latency).
   virtual Status HoldStream(double /*microseconds*/) { return Status::Ok(); }
   // Order-independent checksum of a buffer (checksum.h), to detect a modified input.

@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "judge/device/checksum.h"
 #include "judge/device/clock_probe.h"
 #include "judge/device/device.h"
 #include "judge/testcase/generate.h"
@@ -30,7 +31,9 @@ TEST(CounterFill, DeviceDoubleGeneratesTheHostGeneratorsBytes) {
       const int64_t n = 10000;
       HostBytes expected = MaterializeInput(InputSpec{std::nullopt, g}, dtype, n);
       std::vector<uint8_t> got(expected.size());
-      ASSERT_TRUE(device->Generate(*fill, got.data(), n).value());
+      uint64_t generated_sum = 0;
+      ASSERT_TRUE(device->Generate(*fill, got.data(), n, &generated_sum).value());
+      EXPECT_EQ(generated_sum, HostChecksum(got.data(), got.size())) << "the sum of what was written";
       HostBytes head = MaterializeHead(g, dtype, n);
       ASSERT_EQ(head.size(), 2 * DTypeSize(dtype));
       std::memcpy(got.data(), head.data(), head.size());

@@ -20,6 +20,8 @@ JUDGE_HOST_DEVICE inline double CounterValue(const CounterFill& f, uint64_t i) {
 }
 
 // Writes `count` elements of `fill` to device memory and waits; 0 on success, else a cudaError_t.
-int DeviceGenerate(const CounterFill& fill, void* out, int64_t count);
+// With `checksum` (device memory, zeroed by the caller) it also adds up the checksum of what it
+// wrote (checksum.h), so the input needs no second pass to be read back.
+int DeviceGenerate(const CounterFill& fill, void* out, int64_t count, unsigned long long* checksum = nullptr);
 
 }  // namespace judge

@@ -84,7 +84,7 @@ class HostDevice : public Device {
   }
   Expected<uint64_t> Checksum(const void* p, size_t bytes) override { return HostChecksum(p, bytes); }
   // The device path of input generation, run on the host: CI exercises it without a GPU.
-  Expected<bool> Generate(const CounterFill& fill, void* dst, int64_t count) override {
+  Expected<bool> Generate(const CounterFill& fill, void* dst, int64_t count, uint64_t* checksum) override {
     for (int64_t i = 0; i < count; ++i) {
       double v = CounterValue(fill, uint64_t(i));
       if (fill.is_float)
@@ -92,6 +92,7 @@ class HostDevice : public Device {
       else
         static_cast<int32_t*>(dst)[i] = static_cast<int32_t>(v);
     }
+    if (checksum) *checksum = HostChecksum(dst, size_t(count) * 4);
     return true;
   }
   // The host double's ceiling: one core summing 64 MiB of floats.

@@ -3,8 +3,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <thread>
 
+#include "judge/device/checksum.h"
+#include "judge/device/generate_kernel.h"
 #include "judge/measure/sample_stats.h"
 #include "judge/testcase/generate.h"
 
@@ -50,19 +53,37 @@ Expected<GuardedBuffer> CaseHarness::Allocate(size_t bytes, size_t before, size_
 }
 
 // Generated inputs are written by the device itself when it can (no host pass, no transfer of
-// hundreds of MB); anything else is made on the host and copied.
-Status CaseHarness::Upload(const InputSpec& spec, DType dtype, int64_t count, void* dst) {
+// hundreds of MB); anything else is made on the host and copied. The checksum comes from where the
+// data was made, not from reading it back: for a fresh call that pass would be on the judge's clock
+// (a third of its own share at N = 1e8), with the variance of everything on it.
+Status CaseHarness::Upload(const InputSpec& spec, DType dtype, int64_t count, void* dst, uint64_t* checksum) {
   auto fill = spec.generate ? CounterFillFor(*spec.generate, dtype) : std::nullopt;
   if (fill) {
-    auto generated = device_.Generate(*fill, dst, count);
+    auto generated = device_.Generate(*fill, dst, count, checksum);
     if (!generated) return generated.error();
     if (*generated) {
       HostBytes head = MaterializeHead(*spec.generate, dtype, count);
-      if (!head.empty()) JUDGE_TRY(device_.CopyToDevice(dst, head.data(), head.size()));
+      if (head.empty()) return Status::Ok();
+      JUDGE_TRY(device_.CopyToDevice(dst, head.data(), head.size()));
+      // The head's words replace generated ones: their share of the sum changes accordingly.
+      *checksum += HostChecksum(head.data(), head.size());
+      for (uint64_t i = 0; i < head.size() / 4; ++i) {
+        double v = CounterValue(*fill, i);
+        uint32_t word = 0;
+        if (fill->is_float) {
+          float f = static_cast<float>(v);
+          std::memcpy(&word, &f, 4);
+        } else {
+          int32_t n = static_cast<int32_t>(v);
+          std::memcpy(&word, &n, 4);
+        }
+        *checksum -= MixWord(word, i);
+      }
       return Status::Ok();
     }
   }
   HostBytes host = MaterializeInput(spec, dtype, count);
+  *checksum = HostChecksum(host.data(), host.size());
   return device_.CopyToDevice(dst, host.data(), host.size());
 }
 
@@ -83,10 +104,7 @@ Status CaseHarness::Setup(const CaseRequest& request) {
     for (const InputSpec& spec : p.buffer.variants) {
       auto g = Allocate(bytes, kGuardBefore, kInputGuardAfter, request.guard_nan ? kNanByte : 0);
       if (!g) return g.error();
-      JUDGE_TRY(Upload(spec, p.buffer.dtype, p.buffer.count, g->data));
-      auto sum = device_.Checksum(g->data, bytes);
-      if (!sum) return sum.error();
-      g->checksum = *sum;
+      JUDGE_TRY(Upload(spec, p.buffer.dtype, p.buffer.count, g->data, &g->checksum));
       variants.push_back(std::move(*g));
     }
     if (variants.empty()) return MakeError(ErrorCode::kProtocol, "input " + p.buffer.name + " has no data");
@@ -163,10 +181,7 @@ Status CaseHarness::PrepareFresh(int call) {
     InputSpec spec = p.buffer.variants[0];
     spec.generate->seed = (*seeds)[i];
     GuardedBuffer& fresh = inputs_[i][size_t(fresh_variant_)];
-    JUDGE_TRY(Upload(spec, p.buffer.dtype, p.buffer.count, fresh.data));
-    auto sum = device_.Checksum(fresh.data, fresh.bytes);
-    if (!sum) return sum.error();
-    fresh.checksum = *sum;
+    JUDGE_TRY(Upload(spec, p.buffer.dtype, p.buffer.count, fresh.data, &fresh.checksum));
     ++i;
   }
   return Status::Ok();

@@ -61,7 +61,8 @@ class CaseHarness {
 
  private:
   Status Setup(const CaseRequest& request);
-  Status Upload(const InputSpec& spec, DType dtype, int64_t count, void* dst);
+  // Writes an input to dst and sets *checksum to Device::Checksum() of it.
+  Status Upload(const InputSpec& spec, DType dtype, int64_t count, void* dst, uint64_t* checksum);
   Expected<GuardedBuffer> Allocate(size_t bytes, size_t before, size_t after, uint8_t guard_byte);
   Status Calibrate(CaseReport* report);
   // One call of solve() on `variant`, with its checks; sets *violation when memory was abused.

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <set>
 
+#include "judge/device/checksum.h"
 #include "judge/device/device.h"
 #include "judge/testcase/generate.h"
 #include "judge/testcase/generator_specs_for_tests.h"
@@ -93,10 +94,14 @@ TEST_F(GpuTest, GpuGeneratedInputsEqualTheHostGeneratorsBytes) {
       HostBytes expected = MaterializeInput(InputSpec{std::nullopt, g}, dtype, n);
       auto buffer = DeviceBuffer::Allocate(*device, expected.size());
       ASSERT_TRUE(buffer.ok());
-      ASSERT_TRUE(device->Generate(*fill, buffer->get(), n).value());
+      uint64_t generated_sum = 0;
+      ASSERT_TRUE(device->Generate(*fill, buffer->get(), n, &generated_sum).value());
       std::vector<uint8_t> got(expected.size());
       ASSERT_TRUE(device->CopyToHost(got.data(), buffer->get(), got.size()).ok());
       EXPECT_EQ(std::memcmp(got.data(), expected.data(), got.size()), 0) << dist << " " << DTypeName(dtype);
+      // The sum the generator adds up as it writes is the checksum of the data read back.
+      EXPECT_EQ(generated_sum, device->Checksum(buffer->get(), got.size()).value()) << dist;
+      EXPECT_EQ(generated_sum, HostChecksum(got.data(), got.size())) << dist;
     }
   }
 }
