@@ -16,7 +16,17 @@ fi
 out=$(mktemp -d)
 for f in "${files[@]}"; do
   name=$(basename "$f" .cu)
-  "$build/judge" run "$f" --cases performance --format json --out "$out/$name.json" -q >/dev/null 2>&1 || true
+  # Fixtures share parts (tests/adversarial/parts) inlined at `#include "inline:NAME"`, as the
+  # adversarial test does: a submission is one file.
+  src="$out/$(basename "$f")"
+  python3 - "$f" "$src" <<'PY'
+import re, sys, pathlib
+text = pathlib.Path(sys.argv[1]).read_text()
+parts = pathlib.Path("tests/adversarial/parts")
+text = re.sub(r'#include "inline:([^"]+)"', lambda m: (parts / m.group(1)).read_text(), text)
+pathlib.Path(sys.argv[2]).write_text(text)
+PY
+  "$build/judge" run "$src" --cases performance --format json --out "$out/$name.json" -q >/dev/null 2>&1 || true
   python3 - "$out/$name.json" "$name" <<'PY'
 import json, sys
 try:

@@ -50,12 +50,22 @@ std::string GpuMissing() {
   return missing;
 }
 
-// Fills @REPO@ so the submission knows where the judge's secrets lie.
+// Fills @REPO@ so the submission knows where the judge's secrets lie, and replaces each line
+// `#include "inline:NAME"` with tests/adversarial/parts/NAME: a submission is one file (its
+// compiler reads nothing else), so the parts forging fixtures share are inlined, not included.
 std::string Materialize(const Entry& e) {
   std::string path = SourcePath("tests/adversarial/" + e.file);
   if (!e.templated) return path;
   std::string text = ReadFile(path).value();
   for (size_t at; (at = text.find("@REPO@")) != std::string::npos;) text.replace(at, 6, JUDGE_SOURCE_DIR);
+  const std::string inline_mark = "#include \"inline:";
+  for (size_t at = 0; (at = text.find(inline_mark, at)) != std::string::npos;) {
+    size_t name_end = text.find('"', at + inline_mark.size());
+    std::string name = text.substr(at + inline_mark.size(), name_end - at - inline_mark.size());
+    std::string part = ReadFile(SourcePath("tests/adversarial/parts/" + name)).value();
+    text.replace(at, name_end + 1 - at, part);
+    at += part.size();  // once: a part is not searched for more
+  }
   std::string dir =
       std::filesystem::temp_directory_path().string() + "/judge-adversarial-" + std::to_string(::getpid());
   std::filesystem::create_directories(dir);
