@@ -3,6 +3,7 @@
 // Element i of a CounterFill, the same bits on the host and the device (counter_rng.h).
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "judge/device/device.h"
 #include "judge/util/counter_rng.h"
@@ -17,6 +18,20 @@ JUDGE_HOST_DEVICE inline double CounterValue(const CounterFill& f, uint64_t i) {
     case CounterFill::kArange: return rng::AddMul(f.a, f.b, double(i));
   }
   return 0;
+}
+
+// The 32-bit word element i is stored as (float32 or int32, by f.is_float).
+JUDGE_HOST_DEVICE inline uint32_t CounterWord(const CounterFill& f, uint64_t i) {
+  double v = CounterValue(f, i);
+  uint32_t word = 0;
+  if (f.is_float) {
+    float x = static_cast<float>(v);
+    memcpy(&word, &x, sizeof word);
+  } else {
+    int32_t x = static_cast<int32_t>(v);
+    memcpy(&word, &x, sizeof word);
+  }
+  return word;
 }
 
 // Writes `count` elements of `fill` to device memory and waits; 0 on success, else a cudaError_t.

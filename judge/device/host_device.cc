@@ -85,13 +85,7 @@ class HostDevice : public Device {
   Expected<uint64_t> Checksum(const void* p, size_t bytes) override { return HostChecksum(p, bytes); }
   // The device path of input generation, run on the host: CI exercises it without a GPU.
   Expected<bool> Generate(const CounterFill& fill, void* dst, int64_t count, uint64_t* checksum) override {
-    for (int64_t i = 0; i < count; ++i) {
-      double v = CounterValue(fill, uint64_t(i));
-      if (fill.is_float)
-        static_cast<float*>(dst)[i] = static_cast<float>(v);
-      else
-        static_cast<int32_t*>(dst)[i] = static_cast<int32_t>(v);
-    }
+    for (int64_t i = 0; i < count; ++i) static_cast<uint32_t*>(dst)[i] = CounterWord(fill, uint64_t(i));
     if (checksum) *checksum = HostChecksum(dst, size_t(count) * 4);
     return true;
   }

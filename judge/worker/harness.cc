@@ -3,7 +3,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <thread>
 
 #include "judge/device/checksum.h"
@@ -67,18 +66,7 @@ Status CaseHarness::Upload(const InputSpec& spec, DType dtype, int64_t count, vo
       JUDGE_TRY(device_.CopyToDevice(dst, head.data(), head.size()));
       // The head's words replace generated ones: their share of the sum changes accordingly.
       *checksum += HostChecksum(head.data(), head.size());
-      for (uint64_t i = 0; i < head.size() / 4; ++i) {
-        double v = CounterValue(*fill, i);
-        uint32_t word = 0;
-        if (fill->is_float) {
-          float f = static_cast<float>(v);
-          std::memcpy(&word, &f, 4);
-        } else {
-          int32_t n = static_cast<int32_t>(v);
-          std::memcpy(&word, &n, 4);
-        }
-        *checksum -= MixWord(word, i);
-      }
+      for (uint64_t i = 0; i < head.size() / 4; ++i) *checksum -= MixWord(CounterWord(*fill, i), i);
       return Status::Ok();
     }
   }
