@@ -292,7 +292,7 @@ std::string ProgressLine(const BatchProgress& p, const BatchEntry& e, const std:
   const CaseResult* perf = e.report.PrimaryPerformanceCase();
   char line[512];
   std::snprintf(line, sizeof line, "[%3zu/%zu] %-40s %-3s %10s  (%s%.1f s)  elapsed %s  ETA %s", p.done, p.total,
-                e.name.c_str(), std::string(VerdictShort(e.report.verdict)).c_str(),
+                ForTerminal(e.name).c_str(), std::string(VerdictShort(e.report.verdict)).c_str(),
                 perf ? FormatMs(perf->FigureMs()).c_str() : "-", where.c_str(), e.report.seconds,
                 Clock(elapsed).c_str(), Clock(eta).c_str());
   return line;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "judge/report/reporter.h"
+#include "judge/util/utf8.h"
 
 namespace judge {
 namespace {
@@ -143,10 +144,11 @@ void WriteDetails(const RunReport& r, std::ostream& out) {
     if (c.verdict == Verdict::kAccepted || c.detail.empty()) continue;
     if (!any) out << "\nwhat went wrong:\n";
     any = true;
-    out << "  " << c.name << ": " << VerdictShort(c.verdict) << " (" << VerdictLong(c.verdict) << ") - " << c.detail
-        << "\n";
-    if (!c.worker_stderr.empty())
-      out << "    stderr: " << c.worker_stderr.substr(0, 400) << (c.worker_stderr.size() > 400 ? "..." : "") << "\n";
+    // Details quote the submission (an exception's message, a signal's context) and its stderr is
+    // its own: shown, never obeyed, by the terminal.
+    out << "  " << c.name << ": " << VerdictShort(c.verdict) << " (" << VerdictLong(c.verdict) << ") - "
+        << ForTerminal(c.detail) << "\n";
+    if (!c.worker_stderr.empty()) out << "    stderr: " << ForTerminal(c.worker_stderr, 400) << "\n";
   }
 }
 
@@ -191,7 +193,7 @@ void WriteSummary(const RunReport& r, std::ostream& out, bool color) {
 void TextReporter::Write(const RunReport& r, std::ostream& out) const {
   WriteHeader(r, out);
   if (r.build.attempted && !r.build.ok) {
-    out << "compile error:\n" << (r.build.log.empty() ? "(no compiler output)\n" : r.build.log) << "\n";
+    out << "compile error:\n" << (r.build.log.empty() ? "(no compiler output)\n" : ForTerminal(r.build.log)) << "\n";
   } else {
     WriteTable(r, out, color_);
     WriteMeasurement(r, out);

@@ -59,4 +59,34 @@ std::string ValidUtf8(std::string_view text) {
   return out;
 }
 
+std::string ForTerminal(std::string_view text, size_t max_bytes) {
+  const bool cut = text.size() > max_bytes;
+  if (cut) {  // at a character's start: back over continuation bytes (10xxxxxx), at most 3
+    size_t keep = max_bytes;
+    while (keep > 0 && max_bytes - keep < 3 && (uint8_t(text[keep]) & 0xC0) == 0x80) --keep;
+    text = text.substr(0, (uint8_t(text[keep]) & 0xC0) == 0x80 ? max_bytes : keep);
+  }
+  std::string valid = ValidUtf8(text);
+  std::string out;
+  out.reserve(valid.size());
+  static const char* hex = "0123456789abcdef";
+  for (size_t i = 0; i < valid.size(); ++i) {
+    const auto b = uint8_t(valid[i]);
+    if ((b < 0x20 && b != '\n' && b != '\t') || b == 0x7F) {
+      out += "\\x";
+      out += hex[b >> 4];
+      out += hex[b & 15];
+    } else if (b == 0xC2 && i + 1 < valid.size() && uint8_t(valid[i + 1]) >= 0x80 && uint8_t(valid[i + 1]) <= 0x9F) {
+      out += "\\u00";
+      out += hex[uint8_t(valid[i + 1]) >> 4];
+      out += hex[uint8_t(valid[i + 1]) & 15];
+      ++i;
+    } else {
+      out += char(b);
+    }
+  }
+  if (cut) out += "...";
+  return out;
+}
+
 }  // namespace judge

@@ -247,5 +247,26 @@ TEST(Fs, FormatBytesNamesTheUnit) {
   EXPECT_EQ(FormatBytes(17), "17 bytes");
 }
 
+TEST(ForTerminal, ControlCharactersAreShownNotObeyed) {
+  EXPECT_EQ(ForTerminal("line 1\nline\t2"), "line 1\nline\t2");  // newline and tab stay
+  EXPECT_EQ(ForTerminal("\x1b[2J\x1b]0;pwned\x07"), "\\x1b[2J\\x1b]0;pwned\\x07");
+  EXPECT_EQ(ForTerminal("ok\rfake"), "ok\\x0dfake");  // a carriage return would overwrite the line
+  EXPECT_EQ(ForTerminal("a\x7f"), "a\\x7f");
+  EXPECT_EQ(ForTerminal("\xc2\x9b"
+                        "31m"),
+            "\\u009b31m");                                                         // C1 CSI, as UTF-8
+  EXPECT_EQ(ForTerminal("caf\xc3\xa9 \xe2\x82\xac"), "caf\xc3\xa9 \xe2\x82\xac");  // other text as it is
+  EXPECT_EQ(ForTerminal("bad \xff byte"), "bad \xef\xbf\xbd byte");
+}
+
+TEST(ForTerminal, CutsAtACharactersStartAndSaysSo) {
+  EXPECT_EQ(ForTerminal("abcdef", 3), "abc...");
+  EXPECT_EQ(ForTerminal("abc", 3), "abc");
+  EXPECT_EQ(ForTerminal("ab\xe2\x82\xac", 3), "ab...");  // not half a euro sign
+  EXPECT_EQ(ForTerminal("ab\xe2\x82\xac", 4), "ab...");
+  EXPECT_EQ(ForTerminal("ab\xe2\x82\xacz", 5), "ab\xe2\x82\xac...");
+  EXPECT_TRUE(IsValidUtf8(ForTerminal("\xe2\x82\xac\xe2\x82\xac", 4)));
+}
+
 }  // namespace
 }  // namespace judge
