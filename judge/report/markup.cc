@@ -10,7 +10,14 @@ namespace judge {
 
 std::string EscapeXml(const std::string& s) {
   std::string out;
-  for (unsigned char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    // U+FFFE and U+FFFF (EF BF BE, EF BF BF): noncharacters XML 1.0 forbids like the controls.
+    if (c == 0xEF && i + 2 < s.size() && uint8_t(s[i + 1]) == 0xBF && (uint8_t(s[i + 2]) & 0xFE) == 0xBE) {
+      out += "?";
+      i += 2;
+      continue;
+    }
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;

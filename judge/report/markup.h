@@ -8,7 +8,8 @@
 
 namespace judge {
 
-// Escapes &, <, >, quotes; control characters XML 1.0 forbids become '?'.
+// Escapes &, <, >, quotes; control characters and the noncharacters U+FFFE and U+FFFF, which
+// XML 1.0 forbids, become '?'. `s` is UTF-8 (every report string is, util/utf8.h).
 std::string EscapeXml(const std::string& s);
 
 // A horizontal bar chart as inline SVG (no script, no external resources).

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "judge/report/markup.h"
 #include "judge/report/reporter.h"
 #include "judge/util/utf8.h"
 
@@ -69,6 +70,13 @@ TEST(JsonReport, CarriesSchemaAndEveryCase) {
   // NaN has no JSON spelling: it must come out as null, and the document must stay parseable.
   EXPECT_TRUE(j["cases"][1]["check"]["got"].is_null());
   EXPECT_NO_THROW(Json::parse(j.dump()));
+}
+
+TEST(Markup, EscapeXmlLeavesNothingXmlForbids) {
+  EXPECT_EQ(EscapeXml("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;");
+  EXPECT_EQ(EscapeXml("bell\x07 nul"), "bell? nul");
+  EXPECT_EQ(EscapeXml("x\xEF\xBF\xBEy\xEF\xBF\xBFz"), "x?y?z");  // U+FFFE, U+FFFF
+  EXPECT_EQ(EscapeXml("\xEF\xBF\xBD \xEF\xBF\xBC \xE2\x82\xAC"), "\xEF\xBF\xBD \xEF\xBF\xBC \xE2\x82\xAC");  // kept
 }
 
 TEST(TextReport, TableAndSummary) {
