@@ -16,16 +16,9 @@ fi
 out=$(mktemp -d)
 for f in "${files[@]}"; do
   name=$(basename "$f" .cu)
-  # Fixtures share parts (tests/adversarial/parts) inlined at `#include "inline:NAME"`, as the
-  # adversarial test does: a submission is one file.
+  # Fixtures share parts (tests/adversarial/parts), inlined as the adversarial test does.
   src="$out/$(basename "$f")"
-  python3 - "$f" "$src" <<'PY'
-import re, sys, pathlib
-text = pathlib.Path(sys.argv[1]).read_text()
-parts = pathlib.Path("tests/adversarial/parts")
-text = re.sub(r'#include "inline:([^"]+)"', lambda m: (parts / m.group(1)).read_text(), text)
-pathlib.Path(sys.argv[2]).write_text(text)
-PY
+  python3 scripts/inline-parts.py "$f" "$src"
   "$build/judge" run "$src" --cases performance --format json --out "$out/$name.json" -q >/dev/null 2>&1 || true
   python3 - "$out/$name.json" "$name" <<'PY'
 import json, sys
