@@ -53,11 +53,13 @@ int SmCount(int* sms) { return cudaDeviceGetAttribute(sms, cudaDevAttrMultiProce
 
 }  // namespace
 
-int DeviceStreamReadAsync(const void* buffer, size_t bytes, float* sink) {
+int StreamReadLaunch(const void** kernel, unsigned* blocks, unsigned* threads) {
   int sms = 0;
   if (cudaError_t err = cudaError_t(SmCount(&sms)); err != cudaSuccess) return err;
-  StreamRead<4><<<sms * 8, kThreads>>>(static_cast<const float4*>(buffer), bytes / 16, sink);
-  return cudaGetLastError();
+  *kernel = reinterpret_cast<const void*>(StreamRead<4>);
+  *blocks = unsigned(sms * 8);
+  *threads = unsigned(kThreads);
+  return cudaSuccess;
 }
 
 int DeviceReadBandwidth(size_t bytes, int repeats, double window_ms, CeilingSweep* result) {

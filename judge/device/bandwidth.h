@@ -18,9 +18,12 @@ struct CeilingSweep {
 // 0 on success, else a cudaError_t.
 int DeviceReadBandwidth(size_t bytes, int repeats, double window_ms, CeilingSweep* result);
 
-// Reads `bytes` of `buffer` on the default stream without waiting: lines read are clean, so
-// evicting them later costs the timed kernel nothing (a memset flush leaves the L2 full of dirty
-// lines whose write-back lands inside the next timed call). `sink` receives practically nothing.
-int DeviceStreamReadAsync(const void* buffer, size_t bytes, float* sink);
+// The read-only flush: a kernel that reads `bytes` of a buffer, launched without waiting: lines
+// read are clean, so evicting them later costs the timed kernel nothing (a memset flush leaves the
+// L2 full of dirty lines whose write-back lands inside the next timed call). Its shape, for a launch
+// through the sealed driver table (driver_calls.h); its arguments are (const float4* buffer,
+// size_t bytes / 16, float* sink), and `sink` receives practically nothing. 0 on success, else a
+// cudaError_t.
+int StreamReadLaunch(const void** kernel, unsigned* blocks, unsigned* threads);
 
 }  // namespace judge

@@ -11,6 +11,7 @@
 #include "judge/device/checksum.h"
 #include "judge/device/clock_probe.h"
 #include "judge/device/device.h"
+#include "judge/device/driver_calls.h"
 #include "judge/device/generate_kernel.h"
 
 namespace judge {
@@ -22,6 +23,10 @@ namespace {
     cudaError_t cuda_try_err_ = (call);                                                           \
     if (cuda_try_err_ != cudaSuccess) return CudaError(cuda_try_err_, #call, __FILE__, __LINE__); \
   } while (0)
+
+// The same for the driver calls of the timed path (driver_calls.h): CUresult and cudaError_t share
+// their codes for every error these calls return.
+#define DRIVER_TRY(call) CUDA_TRY(static_cast<cudaError_t>(call))
 
 // "judge/device/cuda_device.cc" from the compiler's absolute __FILE__: a report never shows the
 // machine the judge was built on.
@@ -63,26 +68,31 @@ class EventTimer : public IntervalTimer {
     if (stop_) cudaEventDestroy(stop_);
   }
   Status Init() {
+    auto calls = SealedDriverCalls();
+    if (!calls) return calls.error();
+    driver_ = *calls;
     CUDA_TRY(cudaEventCreate(&start_));
     CUDA_TRY(cudaEventCreate(&stop_));
     return Status::Ok();
   }
-  // Stream 0: the legacy default stream that a plain `kernel<<<g, b>>>` in solve() uses.
+  // Stream 0: the legacy default stream that a plain `kernel<<<g, b>>>` in solve() uses. Recorded
+  // and read through the sealed driver table, not the runtime's writable one.
   Status Start() override {
-    CUDA_TRY(cudaEventRecord(start_, 0));
+    DRIVER_TRY(driver_->event_record(reinterpret_cast<CUevent>(start_), nullptr));
     return Status::Ok();
   }
   Status Stop() override {
-    CUDA_TRY(cudaEventRecord(stop_, 0));
+    DRIVER_TRY(driver_->event_record(reinterpret_cast<CUevent>(stop_), nullptr));
     return Status::Ok();
   }
   Expected<double> ElapsedMs() override {
     float ms = 0;
-    CUDA_TRY(cudaEventElapsedTime(&ms, start_, stop_));
+    DRIVER_TRY(driver_->event_elapsed(&ms, reinterpret_cast<CUevent>(start_), reinterpret_cast<CUevent>(stop_)));
     return double(ms);
   }
 
  private:
+  const DriverCalls* driver_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
 };
 
@@ -155,6 +165,9 @@ class CudaDevice : public Device {
   }
   // Touches a buffer of twice the L2 size (allocated once) so the next call reads from memory,
   // and drops any persisting-L2 lines the submission may have set up.
+  // Launched through the sealed driver table (driver_calls.h): a submission that redirects the
+  // runtime's launch or memset entries cannot drop the flush. Set up on the first call, in the
+  // worker's init, before any submission is loaded.
   Status FlushCache() override {
     if (!flush_buffer_) {
       if (l2_bytes_ == 0) JUDGE_TRY(Info());
@@ -163,13 +176,25 @@ class CudaDevice : public Device {
       // one float per block if it did.
       CUDA_TRY(cudaMalloc(&flush_buffer_, flush_bytes_ + kFlushSinkBytes));
       CUDA_TRY(cudaMemset(flush_buffer_, 0, flush_bytes_ + kFlushSinkBytes));
+      auto calls = SealedDriverCalls();
+      if (!calls) return calls.error();
+      driver_ = *calls;
+      const void* kernel = nullptr;
+      CUDA_TRY(static_cast<cudaError_t>(StreamReadLaunch(&kernel, &flush_blocks_, &flush_threads_)));
+      cudaFunction_t function = nullptr;
+      CUDA_TRY(cudaGetFuncBySymbol(&function, kernel));
+      flush_kernel_ = reinterpret_cast<CUfunction>(function);
     }
-    CUDA_TRY(cudaCtxResetPersistingL2Cache());
+    DRIVER_TRY(driver_->reset_persisting_l2());
     if (flush_mode_ == FlushMode::kWrite) {
-      CUDA_TRY(cudaMemsetAsync(flush_buffer_, ++flush_value_, flush_bytes_, 0));
+      DRIVER_TRY(
+          driver_->memset_d8(reinterpret_cast<CUdeviceptr>(flush_buffer_), ++flush_value_, flush_bytes_, nullptr));
     } else {
-      auto* sink = reinterpret_cast<float*>(static_cast<char*>(flush_buffer_) + flush_bytes_);
-      CUDA_TRY(static_cast<cudaError_t>(DeviceStreamReadAsync(flush_buffer_, flush_bytes_, sink)));
+      const void* buffer = flush_buffer_;
+      size_t n4 = flush_bytes_ / 16;
+      float* sink = reinterpret_cast<float*>(static_cast<char*>(flush_buffer_) + flush_bytes_);
+      void* args[] = {&buffer, &n4, &sink};
+      DRIVER_TRY(driver_->launch(flush_kernel_, flush_blocks_, 1, 1, flush_threads_, 1, 1, 0, nullptr, args, nullptr));
     }
     return Status::Ok();
   }
@@ -232,6 +257,9 @@ class CudaDevice : public Device {
   FlushMode flush_mode_ = FlushMode::kRead;
   ClockStamp* stamps_ = nullptr;
   unsigned long long* generated_sum_ = nullptr;
+  const DriverCalls* driver_ = nullptr;  // the flush's, set with its buffer
+  CUfunction flush_kernel_ = nullptr;
+  unsigned flush_blocks_ = 0, flush_threads_ = 0;
 };
 
 }  // namespace

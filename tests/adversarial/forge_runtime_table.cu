@@ -1,10 +1,11 @@
-// A correct, slow kernel that forges its event times through the CUDA runtime's own table of
-// driver functions: that table is writable data (no seal can cover it), so the submission finds
+// A correct, slow kernel that tries to forge its event times through the CUDA runtime's own table
+// of driver functions: that table is writable data (no seal can cover it), so the submission finds
 // every pointer to the driver's cuEventElapsedTime in the writable memory of the loaded libraries
-// and points it at a function that reports 40% of the real time. The harness's events then lie
-// and its wall-clock audit sees nothing amiss (the work is in the window). Only the judge's clock,
-// in another process, can tell. Expected: AC, flagged by the judge's clock (not ranked), and the
-// report shows "runtime table patched" (the attack took effect).
+// and points it at a function that reports 40% of the real time. When the harness read its events
+// through the runtime, this made them lie (flagged only by the judge's own clock, on the H200);
+// it now times through a table of its own, sealed before the submission loads
+// (judge/device/driver_calls.h). Expected: AC, the report shows "runtime table patched" (the
+// attack ran) and no forgery flag (the times it left are true).
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>

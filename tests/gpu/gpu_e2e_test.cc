@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Needs an NVIDIA GPU (label "gpu"); skipped, with the reason, where there is none.
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <set>
 
 #include "judge/device/checksum.h"
 #include "judge/device/device.h"
+#include "judge/device/driver_calls.h"
 #include "judge/testcase/generate.h"
 #include "judge/testcase/generator_specs_for_tests.h"
 #include "tests/judge_cli.h"
@@ -83,6 +87,33 @@ TEST_F(GpuTest, TimingProcessesPoolSamplesFromFreshContexts) {
 
 // The worker generates inputs on the GPU; the judge computes its expectations from the host
 // generator. The two must agree to the bit, or every expected value would be for other data.
+// The harness's events and flush go through a table no submission can redirect: read-only, and
+// sealed where the kernel has mseal; its entries are the driver's own.
+TEST_F(GpuTest, TheTimedPathsDriverCallsAreSealed) {
+  auto device = MakeCudaDevice();
+  ASSERT_TRUE(device->Info().ok());
+  auto calls = SealedDriverCalls();
+  ASSERT_TRUE(calls.ok()) << calls.error().message;
+  void* page = const_cast<DriverCalls*>(*calls);
+  EXPECT_NE(mprotect(page, size_t(sysconf(_SC_PAGESIZE)), PROT_READ | PROT_WRITE), 0)
+      << "the table could be made writable";
+  void* runtimes = nullptr;
+  cudaDriverEntryPointQueryResult found;
+  ASSERT_EQ(
+      cudaGetDriverEntryPointByVersion("cuEventElapsedTime", &runtimes, CUDART_VERSION, cudaEnableDefault, &found),
+      cudaSuccess);
+  EXPECT_EQ(reinterpret_cast<void*>((*calls)->event_elapsed), runtimes);
+  auto timer = device->CreateTimer();  // and a timer times through it
+  ASSERT_TRUE(timer.ok());
+  ASSERT_TRUE((*timer)->Start().ok());
+  ASSERT_TRUE(device->FlushCache().ok());
+  ASSERT_TRUE((*timer)->Stop().ok());
+  ASSERT_TRUE(device->Synchronize().ok());
+  auto ms = (*timer)->ElapsedMs();
+  ASSERT_TRUE(ms.ok()) << ms.error().message;
+  EXPECT_GT(*ms, 0.001);  // a flush of twice the L2 takes tens of microseconds
+}
+
 TEST_F(GpuTest, GpuGeneratedInputsEqualTheHostGeneratorsBytes) {
   auto device = MakeCudaDevice();
   const int64_t n = 3 << 20;
