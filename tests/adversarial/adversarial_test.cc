@@ -25,6 +25,7 @@ struct Entry {
   std::vector<std::string> shows;   // what the JSON report must show (the submission's own output included)
   std::string name;                 // the test's name where one file is judged twice
   std::string skip_layers;          // $JUDGE_SANDBOX_SKIP: a defence behind the one left out must hold
+  bool unflagged = false;           // a forgery that must change nothing: not even a flag
 };
 
 void PrintTo(const Entry& e, std::ostream* os) { *os << e.file << " [" << e.device << "]"; }
@@ -37,7 +38,7 @@ std::vector<Entry> LoadManifest(const std::string& device) {
     out.push_back({c["file"], c["device"], c["expect"], c["detail"], c.value("flag", ""), c["what"],
                    c.value("args", std::vector<std::string>{}), c.value("template", false),
                    c.value("absent", std::vector<std::string>{}), c.value("shows", std::vector<std::string>{}),
-                   c.value("name", ""), c.value("skip_layers", "")});
+                   c.value("name", ""), c.value("skip_layers", ""), c.value("unflagged", false)});
   }
   return out;
 }
@@ -122,6 +123,7 @@ TEST_P(Adversarial, GetsItsVerdictAndTheJudgeCarriesOn) {
   EXPECT_EQ(r.report["verdict"], e.expect) << e.what << "\n" << all_details;
   EXPECT_NE(all_details.find(e.detail), std::string::npos) << "expected \"" << e.detail << "\" in:\n" << all_details;
   if (!e.flag.empty()) EXPECT_NE(all_flags.find(e.flag), std::string::npos) << "flags:\n" << all_flags;
+  if (e.unflagged) EXPECT_EQ(all_flags, "") << e.what;
   for (const auto& wanted : e.shows)
     EXPECT_NE(r.report.dump().find(wanted), std::string::npos) << "the JSON report does not show \"" << wanted << "\"";
   for (const auto& secret : e.absent) {
