@@ -183,7 +183,8 @@ TEST(GradingPolicy, SplitsCorrectnessAndScalesPerformanceWithTheMetric) {
     r.cases.push_back(c);
   }
   r.cases[3].kind = CaseKind::kPerformance;
-  r.cases[3].gbps = 2400;  // 60% of the ceiling: halfway from 30 to 90
+  r.cases[3].gbps = 2400;
+  r.cases[3].roofline_pct = 60;  // of the ceiling that binds: halfway from 30 to 90
   GradingPolicy p;
   Score s = ScoreRun(r, p);
   EXPECT_DOUBLE_EQ(s.total(), 80 + 10);

@@ -75,7 +75,8 @@ std::string ArchForComputeCapability(int major, int minor) {
   return "sm_" + std::to_string(major) + std::to_string(minor);
 }
 
-NvccCompiler::NvccCompiler(std::string nvcc_path) : path_(nvcc_path.empty() ? LocateNvcc() : std::move(nvcc_path)) {}
+NvccCompiler::NvccCompiler(std::string nvcc_path, std::vector<std::string> extra_flags)
+    : path_(nvcc_path.empty() ? LocateNvcc() : std::move(nvcc_path)), extra_flags_(std::move(extra_flags)) {}
 
 Expected<std::string> NvccCompiler::Identity() {
   return CachedIdentity(identity_, path_, "nvcc",
@@ -95,9 +96,12 @@ std::vector<std::string> NvccCompiler::Flags(const std::string& target) const {
   std::string cc = target.substr(target.find('_') + 1);  // "sm_90" -> "90"
   // Machine code for the present GPU plus its PTX; -cudart shared so the submission and the
   // worker share one CUDA runtime (one error state, one set of pointers).
-  return {"-O3",     "-std=c++17", "-lineinfo",
-          "-shared", "-Xcompiler", "-fPIC",
-          "-cudart", "shared",     "--generate-code=arch=compute_" + cc + ",code=[compute_" + cc + ",sm_" + cc + "]"};
+  std::vector<std::string> flags = {
+      "-O3",     "-std=c++17", "-lineinfo",
+      "-shared", "-Xcompiler", "-fPIC",
+      "-cudart", "shared",     "--generate-code=arch=compute_" + cc + ",code=[compute_" + cc + ",sm_" + cc + "]"};
+  flags.insert(flags.end(), extra_flags_.begin(), extra_flags_.end());
+  return flags;
 }
 
 std::vector<std::string> NvccCompiler::ReadPaths() const {

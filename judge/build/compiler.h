@@ -37,8 +37,9 @@ class Compiler {
 
 class NvccCompiler : public Compiler {
  public:
-  // `nvcc_path` empty: $NVCC, $CUDA_HOME/bin/nvcc, PATH, /usr/local/cuda/bin/nvcc.
-  explicit NvccCompiler(std::string nvcc_path = "");
+  // `nvcc_path` empty: $NVCC, $CUDA_HOME/bin/nvcc, PATH, /usr/local/cuda/bin/nvcc. `extra_flags`
+  // follow the judge's own (the problem's -l<library>).
+  explicit NvccCompiler(std::string nvcc_path = "", std::vector<std::string> extra_flags = {});
   std::string Name() const override { return "nvcc"; }
   Expected<std::string> Identity() override;
   std::vector<std::string> Flags(const std::string& target) const override;
@@ -50,6 +51,7 @@ class NvccCompiler : public Compiler {
 
  private:
   std::string path_;
+  std::vector<std::string> extra_flags_;
   std::string identity_;
 };
 

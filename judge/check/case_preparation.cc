@@ -34,9 +34,13 @@ std::optional<ExpectedOutputs> ExpectedMemo::Find(const std::string& key) const 
 
 void ExpectedMemo::Remember(const std::string& key, const ExpectedOutputs& outputs) {
   size_t values = 0;
-  for (const auto& o : outputs) values += o.size();
+  for (const auto& o : outputs.values) values += o.size();
+  for (const auto& b : outputs.bounds) values += b.size();
   std::lock_guard<std::mutex> lock(mu_);
-  if (values <= (1 << 20)) entries_[key] = outputs;  // large outputs would cost more memory than time
+  // Past the budget, later cases compute their references again: memory would cost more than time.
+  if (values_ + values > kExpectedMemoValues || entries_.count(key)) return;
+  values_ += values;
+  entries_[key] = outputs;
 }
 
 size_t ExpectedMemo::size() const {
@@ -67,7 +71,7 @@ Case FreshCase(const PreparedCase& c, const std::vector<std::string>& input_name
 double SizeDistance(const ExpectedOutputs& hidden, const ExpectedOutputs& published) {
   auto norm = [](const ExpectedOutputs& outputs) {
     double squares = 0;
-    for (const auto& o : outputs)
+    for (const auto& o : outputs.values)
       for (double v : o) squares += v * v;
     return std::sqrt(squares);
   };
@@ -81,7 +85,7 @@ Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const 
   prepared.spec = c;
   const int count = AllGenerated(c) ? std::max(1, variants) : 1;
   auto expect = [&](Case variant) -> Expected<ExpectedOutputs> {
-    Json key = {{"problem", problem.name}, {"scalars", variant.scalars}};
+    Json key = {{"problem", problem.name}, {"scalars", variant.scalars}, {"real_scalars", variant.real_scalars}};
     for (const auto& [name, spec] : variant.inputs) key["inputs"][name] = InputSpecToJson(spec);
     if (memo)
       if (auto known = memo->Find(key.dump())) return *known;

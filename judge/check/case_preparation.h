@@ -24,15 +24,19 @@ struct PreparedCase {
 // Expected outputs already computed in this process, by problem, scalars and input specs: a ladder
 // or a comparison judges many submissions on the same cases with the same secret.
 // Shared by the runs of a ladder or a batch, whose GPU runners work in parallel: thread-safe.
+// It holds at most kExpectedMemoValues doubles (2 GiB): a matmul's 2048 x 2048 outputs are 4M of
+// them and cost seconds each to compute again; the first ones in stay.
+inline constexpr size_t kExpectedMemoValues = size_t(256) << 20;
 class ExpectedMemo {
  public:
   std::optional<ExpectedOutputs> Find(const std::string& key) const;
-  void Remember(const std::string& key, const ExpectedOutputs& outputs);  // small outputs only
+  void Remember(const std::string& key, const ExpectedOutputs& outputs);
   size_t size() const;
 
  private:
   mutable std::mutex mu_;
   std::map<std::string, ExpectedOutputs> entries_;
+  size_t values_ = 0;
 };
 
 // A hidden variant's answer is kept within this factor of the published one's (L2 norm over the

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <thread>
@@ -18,9 +19,11 @@
 
 namespace judge {
 
-Expected<Reference> Reference::Load(const Problem& problem, CompileCache& cache) {
+Expected<Reference> Reference::Load(const Problem& problem, CompileCache& cache, ReferencePrecision precision) {
   std::string abi_dir = std::filesystem::path(problem.dir).parent_path().string();
-  HostCompiler compiler({"-I" + abi_dir});
+  std::vector<std::string> flags = {"-I" + abi_dir};
+  if (precision == ReferencePrecision::kLongDouble) flags.push_back("-DJUDGE_REAL=long double");
+  HostCompiler compiler(flags);
   // The problem author's code, loaded into the judge itself: confining its compile would protect
   // nothing, and it may include files next to it.
   CompileCache trusted(cache.dir(), CompileSandboxPolicy(false, "the problem's trusted reference"));
@@ -36,6 +39,13 @@ Expected<Reference> Reference::Load(const Problem& problem, CompileCache& cache)
     return MakeError(ErrorCode::kInternal, problem.reference_source + " does not define extern \"C\" judge_reference");
   Reference ref;
   ref.fn_ = reinterpret_cast<Fn>(fn);
+  if (problem.check.kind == CheckKind::kReference) {
+    ref.check_fn_ = reinterpret_cast<CheckFn>(::dlsym(handle, "judge_check"));
+    if (!ref.check_fn_)
+      return MakeError(ErrorCode::kInternal, problem.reference_source +
+                                                 " does not define extern \"C\" judge_check, which problem.json's "
+                                                 "\"check\": {\"kind\": \"reference\"} needs");
+  }
   ref.name_ = "problems/" + problem.name + "/" + std::filesystem::path(problem.reference_source).filename().string();
   // A reference takes about a second at N = 1e8; the setup limit is the most a case may wait.
   ref.limit_seconds_ = std::max(60.0, problem.limits.setup_seconds);
@@ -44,23 +54,27 @@ Expected<Reference> Reference::Load(const Problem& problem, CompileCache& cache)
 
 namespace {
 
-// Shared memory the child writes the expected values into; unmapped when done.
-class SharedDoubles {
+// Memory the child writes its results into; unmapped when done.
+class SharedRegion {
  public:
-  explicit SharedDoubles(size_t count) : bytes_(std::max<size_t>(count, 1) * sizeof(double)) {
+  explicit SharedRegion(size_t bytes) : bytes_(std::max<size_t>(bytes, 1)) {
     void* p = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    data_ = p == MAP_FAILED ? nullptr : static_cast<double*>(p);
+    data_ = p == MAP_FAILED ? nullptr : p;
   }
-  ~SharedDoubles() {
+  ~SharedRegion() {
     if (data_) ::munmap(data_, bytes_);
   }
-  SharedDoubles(const SharedDoubles&) = delete;
-  SharedDoubles& operator=(const SharedDoubles&) = delete;
-  double* data() const { return data_; }
+  SharedRegion(const SharedRegion&) = delete;
+  SharedRegion& operator=(const SharedRegion&) = delete;
+  template <typename T>
+  T* as() const {
+    return static_cast<T*>(data_);
+  }
+  bool ok() const { return data_ != nullptr; }
 
  private:
   size_t bytes_;
-  double* data_ = nullptr;
+  void* data_ = nullptr;
 };
 
 // Waits for `pid` up to `seconds`, then kills it; the wait status, or nullopt after a kill.
@@ -82,49 +96,79 @@ std::optional<int> WaitWithDeadline(pid_t pid, double seconds) {
   }
 }
 
-}  // namespace
-
-Expected<ExpectedOutputs> Reference::Compute(const Problem& problem, const Case& c) const {
+// The case's buffers and scalars as the ABI takes them; `outputs` points into shared memory.
+struct ReferenceCall {
   std::vector<HostBytes> inputs;
   std::vector<const void*> input_ptrs;
   std::vector<int64_t> input_counts, output_counts, scalars;
-  ExpectedOutputs outputs;
+  std::vector<double> reals;
+  std::vector<double*> output_ptrs, bound_ptrs;
+  size_t output_values = 0;  // over every checked buffer
+
+  JudgeReferenceArgs Args() const {
+    return JudgeReferenceArgs{int32_t(inputs.size()),
+                              input_ptrs.data(),
+                              input_counts.data(),
+                              int32_t(output_counts.size()),
+                              output_ptrs.data(),
+                              output_counts.data(),
+                              int32_t(scalars.size()),
+                              scalars.data(),
+                              int32_t(reals.size()),
+                              reals.data(),
+                              bound_ptrs.empty() ? nullptr : bound_ptrs.data()};
+  }
+};
+
+Expected<ReferenceCall> Prepare(const Problem& problem, const Case& c) {
+  ReferenceCall call;
   for (const Param& p : problem.params) {
-    if (!p.is_buffer) {
-      scalars.push_back(c.scalars.at(p.name));
-      continue;
-    }
+    if (p.IsIntScalar()) call.scalars.push_back(c.scalars.at(p.name));
+    if (p.IsRealScalar()) call.reals.push_back(c.real_scalars.at(p.name));
+    if (!p.is_buffer) continue;
     auto count = problem.ElementCount(p, c.scalars);
     if (!count) return count.error();
-    if (p.role == Role::kInput) {
-      inputs.push_back(MaterializeInput(c.inputs.at(p.name), p.dtype, *count));
-      input_counts.push_back(*count);
-    } else {
-      outputs.emplace_back(size_t(*count), 0.0);
-      output_counts.push_back(*count);
+    if (p.HoldsInputData()) {
+      call.inputs.push_back(MaterializeInput(c.inputs.at(p.name), p.dtype, *count));
+      call.input_counts.push_back(*count);
+    }
+    if (p.IsChecked()) {
+      call.output_counts.push_back(*count);
+      call.output_values += size_t(*count);
     }
   }
-  for (const auto& in : inputs) input_ptrs.push_back(in.data());
-  size_t total = 0;
-  for (int64_t n : output_counts) total += size_t(n);
-  SharedDoubles shared(total + 1);  // + the reference's return code
-  if (!shared.data())
-    return MakeError(ErrorCode::kInternal,
-                     "cannot map memory for the reference's outputs: " + std::string(std::strerror(errno)));
-  std::vector<double*> output_ptrs;
-  for (size_t i = 0, offset = 0; i < outputs.size(); offset += outputs[i].size(), ++i)
-    output_ptrs.push_back(shared.data() + offset);
-  JudgeReferenceArgs args{int32_t(inputs.size()),  input_ptrs.data(),  input_counts.data(),
-                          int32_t(outputs.size()), output_ptrs.data(), output_counts.data(),
-                          int32_t(scalars.size()), scalars.data()};
+  for (const auto& in : call.inputs) call.input_ptrs.push_back(in.data());
+  return call;
+}
+
+// Points the call's outputs (and bounds, when the check takes them) at `shared`, one after another.
+void PlaceOutputs(ReferenceCall& call, double* shared, bool with_bounds) {
+  size_t offset = 0;
+  for (int64_t n : call.output_counts) {
+    call.output_ptrs.push_back(shared + offset);
+    offset += size_t(n);
+  }
+  if (!with_bounds) return;
+  for (int64_t n : call.output_counts) {
+    call.bound_ptrs.push_back(shared + offset);
+    offset += size_t(n);
+  }
+}
+
+}  // namespace
+
+Expected<int> Reference::InChild(const Case& c, const std::function<int()>& call) const {
   const std::string where = "the problem's reference " + name_ + " ";
   const std::string whose = " on case " + c.name + ": a bug in the problem, not in the submission";
+  SharedRegion rc(sizeof(int));
+  if (!rc.ok())
+    return MakeError(ErrorCode::kInternal, "cannot map memory for the reference: " + std::string(std::strerror(errno)));
   // The child only calls the reference and exits: no locks of the judge's other threads are taken.
   pid_t pid = ::fork();
   if (pid < 0)
     return MakeError(ErrorCode::kInternal, "cannot fork for the reference: " + std::string(std::strerror(errno)));
   if (pid == 0) {
-    shared.data()[total] = fn_(&args);
+    *rc.as<int>() = call();
     _exit(0);
   }
   auto status = WaitWithDeadline(pid, limit_seconds_);
@@ -136,11 +180,84 @@ Expected<ExpectedOutputs> Reference::Compute(const Problem& problem, const Case&
                      where + "crashed (killed by " + DescribeSignal(WTERMSIG(*status)) + ")" + whose);
   if (WEXITSTATUS(*status) != 0)  // exit() inside the reference
     return MakeError(ErrorCode::kInternal, where + "exited with code " + std::to_string(WEXITSTATUS(*status)) + whose);
-  if (int rc = int(shared.data()[total]); rc != 0)
-    return MakeError(ErrorCode::kInternal, where + "failed (returned " + std::to_string(rc) + ")" + whose);
-  for (size_t i = 0; i < outputs.size(); ++i)
-    std::memcpy(outputs[i].data(), output_ptrs[i], outputs[i].size() * sizeof(double));
-  return outputs;
+  return *rc.as<int>();
+}
+
+Expected<ExpectedOutputs> Reference::Compute(const Problem& problem, const Case& c) const {
+  auto call = Prepare(problem, c);
+  if (!call) return call.error();
+  const bool with_bounds = problem.check.kind == CheckKind::kTolerance && problem.check.reference_bound;
+  SharedRegion shared(call->output_values * (with_bounds ? 2 : 1) * sizeof(double));
+  if (!shared.ok())
+    return MakeError(ErrorCode::kInternal,
+                     "cannot map memory for the reference's outputs: " + std::string(std::strerror(errno)));
+  PlaceOutputs(*call, shared.as<double>(), with_bounds);
+  JudgeReferenceArgs args = call->Args();
+  auto rc = InChild(c, [&] { return fn_(&args); });
+  if (!rc) return rc.error();
+  if (*rc != 0)
+    return MakeError(ErrorCode::kInternal, "the problem's reference " + name_ + " failed (returned " +
+                                               std::to_string(*rc) + ") on case " + c.name +
+                                               ": a bug in the problem, not in the submission");
+  ExpectedOutputs out;
+  for (size_t i = 0; i < call->output_ptrs.size(); ++i)
+    out.values.emplace_back(call->output_ptrs[i], call->output_ptrs[i] + call->output_counts[i]);
+  for (size_t i = 0; i < call->bound_ptrs.size(); ++i) {
+    out.bounds.emplace_back(call->bound_ptrs[i], call->bound_ptrs[i] + call->output_counts[i]);
+    for (double b : out.bounds.back())
+      if (!(b >= 0) || !std::isfinite(b))
+        return MakeError(ErrorCode::kInternal, "the problem's reference " + name_ + " wrote a bound of " +
+                                                   std::to_string(b) + " on case " + c.name +
+                                                   " (bounds are finite and not negative)");
+  }
+  return out;
+}
+
+Expected<CheckResult> Reference::Check(const Problem& problem, const Case& c, const ExpectedOutputs& expected,
+                                       const std::string& got) const {
+  if (!check_fn_) return MakeError(ErrorCode::kInternal, name_ + " has no judge_check");
+  auto call = Prepare(problem, c);
+  if (!call) return call.error();
+  // The expected values are the ABI's outputs: copied once into memory the child reads.
+  std::vector<double*> expected_ptrs;
+  for (const auto& v : expected.values) expected_ptrs.push_back(const_cast<double*>(v.data()));
+  call->output_ptrs = expected_ptrs;
+  std::vector<const void*> got_ptrs;
+  size_t offset = 0;
+  for (const Param& p : problem.params) {
+    if (!p.IsChecked()) continue;
+    got_ptrs.push_back(got.data() + offset);
+    offset += size_t(problem.ElementCount(p, c.scalars).value()) * DTypeSize(p.dtype);
+  }
+  if (offset != got.size())
+    return MakeError(ErrorCode::kInternal, "the outputs to check hold " + std::to_string(got.size()) +
+                                               " bytes, the problem's " + std::to_string(offset));
+  JudgeReferenceArgs args = call->Args();
+  SharedRegion shared(sizeof(JudgeCheckArgs));
+  if (!shared.ok())
+    return MakeError(ErrorCode::kInternal, "cannot map memory for the checker: " + std::string(std::strerror(errno)));
+  JudgeCheckArgs* check = new (shared.as<void>()) JudgeCheckArgs{};
+  check->problem = &args;
+  check->got = got_ptrs.data();
+  check->worst_index = -1;
+  auto rc = InChild(c, [&] { return check_fn_(check); });
+  if (!rc) return rc.error();
+  if (*rc < 0)
+    return MakeError(ErrorCode::kInternal, "the problem's checker " + name_ + " failed (returned " +
+                                               std::to_string(*rc) + ") on case " + c.name);
+  check->message[sizeof check->message - 1] = '\0';
+  CheckResult r;
+  r.custom = true;
+  r.passed = *rc == 1;
+  r.elements = int64_t(call->output_values);
+  r.mismatches = r.passed ? 0 : 1;
+  r.worst_output = check->worst_output;
+  r.worst_index = check->worst_index;
+  r.expected = check->expected_value;
+  r.got = check->got_value;
+  r.tolerance_used = r.passed ? std::max(0.0, check->tolerance_used) : std::max(1.0, check->tolerance_used);
+  r.message = check->message;
+  return r;
 }
 
 }  // namespace judge

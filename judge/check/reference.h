@@ -5,27 +5,52 @@
 // bug must not take the judge down with it, though: each call runs in a forked child that writes
 // the expected values into shared memory, so a crash or a hang is an IE that names the reference,
 // and the judge carries on.
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "judge/build/compile_cache.h"
+#include "judge/check/tolerance_check.h"
 #include "judge/problem/problem.h"
 #include "judge/testcase/testcase.h"
 
 namespace judge {
 
-// Expected values of each output buffer, in signature order.
-using ExpectedOutputs = std::vector<std::vector<double>>;
+// Expected values of each checked buffer (output and inout), in signature order.
+struct ExpectedOutputs {
+  std::vector<std::vector<double>> values;
+  // Parallel to values when the problem's check takes the reference's bound per element; else empty.
+  std::vector<std::vector<double>> bounds;
+  size_t size() const { return values.size(); }
+  const std::vector<double>* BoundsOf(size_t output) const {
+    return output < bounds.size() ? &bounds[output] : nullptr;
+  }
+};
+
+// What accumulates in the reference: its own precision, or the long double build `judge
+// check-problem` measures that precision against (problems/reference_abi.h, judge_real).
+enum class ReferencePrecision { kDouble, kLongDouble };
 
 class Reference {
  public:
   // Builds (or finds in the cache) and loads the reference of `problem`.
-  static Expected<Reference> Load(const Problem& problem, CompileCache& cache);
+  static Expected<Reference> Load(const Problem& problem, CompileCache& cache,
+                                  ReferencePrecision precision = ReferencePrecision::kDouble);
   Expected<ExpectedOutputs> Compute(const Problem& problem, const Case& c) const;
+  // The problem's own checker (check kind "reference"): the outputs of one call (`got`, every
+  // checked buffer concatenated, raw) against `expected`, the inputs made again from `c`.
+  Expected<CheckResult> Check(const Problem& problem, const Case& c, const ExpectedOutputs& expected,
+                              const std::string& got) const;
+  const std::string& name() const { return name_; }
 
  private:
   using Fn = int (*)(const void*);
+  using CheckFn = int (*)(void*);
+  // Runs `call` in a forked child (which writes its results into memory the caller shared with it)
+  // and returns its result code. Errors name the reference and the case.
+  Expected<int> InChild(const Case& c, const std::function<int()>& call) const;
   Fn fn_ = nullptr;
+  CheckFn check_fn_ = nullptr;
   std::string name_;  // "problems/reduction/reference.cc", for messages
   double limit_seconds_ = 120;
 };

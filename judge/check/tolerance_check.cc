@@ -29,15 +29,18 @@ std::string Num(double v) {
 
 }  // namespace
 
-CheckResult CheckOutput(const std::vector<double>& expected, const std::string& got, DType dtype,
-                        const Tolerance& tol) {
+CheckResult CheckOutput(const std::vector<double>& expected, const std::vector<double>* bounds, const std::string& got,
+                        DType dtype, const CheckSpec& check) {
   CheckResult r;
+  r.exact = check.kind == CheckKind::kExact;
   r.elements = int64_t(expected.size());
   r.worst_index = expected.empty() ? -1 : 0;
+  const Tolerance tol = r.exact ? Tolerance{0, 0} : check.tolerance;
+  if (!check.reference_bound || r.exact) bounds = nullptr;
   double worst = -1;
   for (size_t i = 0; i < expected.size(); ++i) {
     double g = ElementAt(got, dtype, i), e = expected[i];
-    double bound = tol.atol + tol.rtol * std::fabs(e);
+    double bound = tol.atol + tol.rtol * std::fabs(e) + (bounds ? (*bounds)[i] : 0.0);
     bool finite = std::isfinite(g);
     double err = finite ? std::fabs(g - e) : std::numeric_limits<double>::infinity();
     double used = finite ? (bound > 0 ? err / bound : (err == 0 ? 0 : std::numeric_limits<double>::infinity()))
@@ -62,6 +65,13 @@ CheckResult CheckOutput(const std::vector<double>& expected, const std::string& 
 std::string CheckResult::Describe(const std::string& buffer_name) const {
   std::ostringstream ss;
   std::string at = buffer_name + "[" + std::to_string(worst_index) + "]";
+  if (custom)
+    return buffer_name + ": " + (message.empty() ? std::string("rejected by the problem's checker") : message);
+  if (exact && std::isfinite(got)) {
+    ss << at << " = " << Num(got) << ", expected " << Num(expected);
+    if (mismatches > 1) ss << "; " << mismatches << " of " << elements << " elements differ";
+    return ss.str();
+  }
   if (!std::isfinite(got)) {
     ss << at << " is " << Num(got) << ", expected " << Num(expected)
        << (std::isnan(got) ? " (NaN: the output was never written, or the kernel produced NaN)" : "");

@@ -127,7 +127,7 @@ Expected<int> BuildCommand(const Invocation& in) {
   if (s.device == DeviceKind::kCuda && s.arch.empty())
     return MakeError(ErrorCode::kUsage, "judge build needs --arch (e.g. sm_90): it does not look at the GPU");
   const std::string& file = in.operands[0];
-  auto r = BuildOnly(file, s.device, s.arch, s.cache_dir, problem->entry_point, problem->Declaration());
+  auto r = BuildOnly(file, s.device, s.arch, s.cache_dir, *problem);
   if (!r) return r.error();
   std::cout << r->log;
   std::cout << "compile sandbox:";

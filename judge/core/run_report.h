@@ -11,6 +11,7 @@
 #include "judge/check/tolerance_check.h"
 #include "judge/core/verdict.h"
 #include "judge/device/device.h"
+#include "judge/measure/roofline.h"
 #include "judge/measure/sample_stats.h"
 #include "judge/measure/timing_audit.h"
 #include "judge/sandbox/sandbox.h"
@@ -68,12 +69,16 @@ struct CaseResult {
     double ms = 0, calibration_ms = 0, spread_ms = 0;
     std::string note;
   } judge_clock;
-  int64_t min_bytes = 0;       // bytes the problem must move
-  double gbps = 0;             // min_bytes / honest median time
-  double seconds = 0;          // wall time the judge spent on the case
-  double prepare_seconds = 0;  // of which: waiting for inputs and expected outputs (judge; made
-                               // while the case before ran, so mostly 0)
-  double setup_seconds = 0;    // of which: the worker's allocation, generation, upload
+  Work work;                      // what a call must move and compute (problem.json's roofline)
+  int64_t min_bytes = 0;          // bytes the problem must move: work's read and written
+  double gbps = 0;                // min_bytes / honest median time
+  double gflops = 0;              // work's flops / honest median time
+  Bound bound = Bound::kUnknown;  // the ceiling that binds this work on this GPU
+  double roofline_pct = 0;        // that ceiling's least time over the honest median, % (0: unknown)
+  double seconds = 0;             // wall time the judge spent on the case
+  double prepare_seconds = 0;     // of which: waiting for inputs and expected outputs (judge; made
+                                  // while the case before ran, so mostly 0)
+  double setup_seconds = 0;       // of which: the worker's allocation, generation, upload
   std::string worker_stdout, worker_stderr;
   bool output_truncated = false;
 
@@ -123,6 +128,9 @@ struct RunReport {
   Tolerance tolerance;
   std::optional<DeviceInfo> device;
   double ceiling_gbps = 0;          // measured read ceiling of this GPU (0: not measured)
+  double copy_gbps = 0;             // measured copy ceiling (read + write), GB/s
+  double fp32_gflops = 0;           // measured FP32 FMA ceiling, GFLOP/s
+  std::string check;                // how outputs pass (CheckSpec::Describe)
   std::string ceiling_source;       // "measured" | "cached" | why it is missing
   std::string flush_mode = "read";  // how the L2 was evicted before cold calls: "read" | "write"
   BuildInfo build;

@@ -18,6 +18,11 @@ struct CeilingSweep {
 // 0 on success, else a cudaError_t.
 int DeviceReadBandwidth(size_t bytes, int repeats, double window_ms, CeilingSweep* result);
 
+// The same for a copy (`bytes` read from one buffer and written to another; GB/s counts both), in
+// a few shapes; and the FP32 rate of independent FMA chains on every SM (GFLOP/s, 2 per FMA).
+int DeviceCopyBandwidth(size_t bytes, int repeats, double window_ms, CeilingSweep* result);
+int DeviceFmaThroughput(int repeats, double window_ms, double* gflops);
+
 // The read-only flush: a kernel that reads `bytes` of a buffer, launched without waiting: lines
 // read are clean, so evicting them later costs the timed kernel nothing (a memset flush leaves the
 // L2 full of dirty lines whose write-back lands inside the next timed call). Its shape, for a launch

@@ -149,6 +149,10 @@ class CudaDevice : public Device {
     CUDA_TRY(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
     return Status::Ok();
   }
+  Status CopyOnDevice(void* dst, const void* src, size_t bytes) override {
+    CUDA_TRY(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+    return Status::Ok();
+  }
   Status Fill(void* dst, uint8_t byte, size_t bytes) override {
     CUDA_TRY(cudaMemset(dst, byte, bytes));
     return Status::Ok();
@@ -233,15 +237,21 @@ class CudaDevice : public Device {
     return sum;
   }
   // 1 GiB (or 8x L2 if larger): far beyond the cache, small beside the GPU's memory.
-  Expected<ReadCeiling> MeasureReadCeiling(double window_ms) override {
+  Expected<Ceilings> MeasureCeilings(double window_ms) override {
     if (l2_bytes_ == 0) JUDGE_TRY(Info());
     size_t bytes = std::max<size_t>(size_t(1) << 30, size_t(l2_bytes_) * 8);
-    CeilingSweep sweep;
-    CUDA_TRY(static_cast<cudaError_t>(DeviceReadBandwidth(bytes, 5, window_ms, &sweep)));
-    return ReadCeiling{sweep.best_gbps, std::to_string(sweep.loads_in_flight) + " float4 loads in flight per thread, " +
-                                            std::to_string(sweep.blocks_per_sm) + " blocks of 256 per SM, " +
-                                            (sweep.prefetch ? "256-byte L2 prefetch, " : "") +
-                                            std::to_string(bytes >> 20) + " MiB"};
+    CeilingSweep read, copy;
+    double gflops = 0;
+    CUDA_TRY(static_cast<cudaError_t>(DeviceReadBandwidth(bytes, 5, window_ms, &read)));
+    CUDA_TRY(static_cast<cudaError_t>(DeviceCopyBandwidth(bytes / 2, 5, window_ms, &copy)));
+    CUDA_TRY(static_cast<cudaError_t>(DeviceFmaThroughput(5, window_ms, &gflops)));
+    std::string shape = "read: " + std::to_string(read.loads_in_flight) + " float4 loads in flight per thread, " +
+                        std::to_string(read.blocks_per_sm) + " blocks of 256 per SM, " +
+                        (read.prefetch ? "256-byte L2 prefetch, " : "") + std::to_string(bytes >> 20) +
+                        " MiB; copy: " + std::to_string(copy.loads_in_flight) + " float4 per thread, " +
+                        std::to_string(copy.blocks_per_sm) + " blocks per SM, " + std::to_string(bytes >> 21) +
+                        " MiB each way; fp32: 8 FMA chains per thread, 8 blocks of 256 per SM";
+    return Ceilings{read.best_gbps, copy.best_gbps, gflops, shape};
   }
   Expected<std::unique_ptr<IntervalTimer>> CreateTimer() override {
     auto t = std::make_unique<EventTimer>();

@@ -53,18 +53,24 @@ class IntervalTimer {
 // writing (nvbench's memset; leaves dirty lines whose write-back lands in the next timed call).
 enum class FlushMode { kRead, kWrite };
 
-struct ReadCeiling {
-  double gbps = 0;
-  std::string shape;  // the kernel configuration that reached it
+// The best this device does, measured by the judge's own kernels: the ceilings results are held to.
+struct Ceilings {
+  double read_gbps = 0;    // streaming reads
+  double copy_gbps = 0;    // reading one buffer while writing another, bytes read + written
+  double fp32_gflops = 0;  // FP32 fused multiply-adds, 2 flops each
+  std::string shape;       // the kernel configurations that reached them
 };
 
 // A generated input the device can write itself (judge/util/counter_rng.h):
 // element i = a + b * Unit(key, i) (uniform), floor of that (uniform_int), a (constant), a + b * i (arange).
+// With hot_fraction > 0, element i is hot_value instead when Unit(hot_key, i) < hot_fraction.
 struct CounterFill {
   enum Kind { kUniform, kUniformInt, kConstant, kArange } kind = kUniform;
   double a = 0, b = 0;
   uint64_t key = 0;
   bool is_float = true;  // else int32
+  double hot_value = 0, hot_fraction = 0;
+  uint64_t hot_key = 0;
 };
 
 class Device {
@@ -75,6 +81,7 @@ class Device {
   virtual void Free(void* p) = 0;
   virtual Status CopyToDevice(void* dst, const void* src, size_t bytes) = 0;
   virtual Status CopyToHost(void* dst, const void* src, size_t bytes) = 0;
+  virtual Status CopyOnDevice(void* dst, const void* src, size_t bytes) = 0;
   virtual Status Fill(void* dst, uint8_t byte, size_t bytes) = 0;
   // Waits for all work and reports any error the submission left behind (launch or async).
   virtual Status Synchronize() = 0;
@@ -98,9 +105,9 @@ class Device {
   virtual Status HoldStream(double /*microseconds*/) { return Status::Ok(); }
   // Order-independent checksum of a buffer (checksum.h), to detect a modified input.
   virtual Expected<uint64_t> Checksum(const void* p, size_t bytes) = 0;
-  // The best read bandwidth a streaming kernel reaches here, GB/s: the ceiling results are held to.
+  // The read and copy bandwidth streaming kernels reach here, and the FP32 FMA rate.
   // `window_ms`: the empty event window (MeasureEmptyWindow), subtracted like in every timed call.
-  virtual Expected<ReadCeiling> MeasureReadCeiling(double window_ms) = 0;
+  virtual Expected<Ceilings> MeasureCeilings(double window_ms) = 0;
   virtual Expected<std::unique_ptr<IntervalTimer>> CreateTimer() = 0;
 };
 

@@ -11,6 +11,7 @@
 namespace judge {
 
 JUDGE_HOST_DEVICE inline double CounterValue(const CounterFill& f, uint64_t i) {
+  if (f.hot_fraction > 0 && rng::Unit(f.hot_key, i) < f.hot_fraction) return f.hot_value;
   switch (f.kind) {
     case CounterFill::kUniform: return rng::AddMul(f.a, f.b, rng::Unit(f.key, i));
     case CounterFill::kUniformInt: return floor(rng::AddMul(f.a, f.b, rng::Unit(f.key, i)));

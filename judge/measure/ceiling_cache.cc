@@ -15,24 +15,28 @@ std::string PathFor(const std::string& cache_dir, const DeviceInfo& info) {
 }  // namespace
 
 std::string CeilingCacheKey(const DeviceInfo& info) {
-  return Sha256Hex("ceiling-v3|" + std::string(DeviceKindName(info.kind)) + "|" + info.name + "|" +
+  return Sha256Hex("ceiling-v4|" + std::string(DeviceKindName(info.kind)) + "|" + info.name + "|" +
                    std::to_string(info.cc_major) + "." + std::to_string(info.cc_minor) + "|" + info.driver_version +
                    "|" + info.runtime_version)
       .substr(0, 32);
 }
 
-Expected<double> LoadCeiling(const std::string& cache_dir, const DeviceInfo& info) {
+Expected<Ceilings> LoadCeilings(const std::string& cache_dir, const DeviceInfo& info) {
   if (cache_dir.empty()) return MakeError(ErrorCode::kIo, "no cache");
   auto j = ParseJsonFile(PathFor(cache_dir, info));
   if (!j) return j.error();
-  double gbps = j->value("gbps", 0.0);
-  if (!(gbps > 0)) return MakeError(ErrorCode::kIo, "corrupt ceiling entry");
-  return gbps;
+  Ceilings c{j->value("read_gbps", 0.0), j->value("copy_gbps", 0.0), j->value("fp32_gflops", 0.0),
+             j->value("shape", "")};
+  if (!(c.read_gbps > 0) || !(c.copy_gbps > 0) || !(c.fp32_gflops > 0))
+    return MakeError(ErrorCode::kIo, "corrupt ceiling entry");
+  return c;
 }
 
-Status StoreCeiling(const std::string& cache_dir, const DeviceInfo& info, double gbps) {
+Status StoreCeilings(const std::string& cache_dir, const DeviceInfo& info, const Ceilings& c) {
   if (cache_dir.empty()) return Status::Ok();
-  Json j = {{"gbps", gbps}, {"device", info.name}, {"driver", info.driver_version}, {"runtime", info.runtime_version}};
+  Json j = {
+      {"read_gbps", c.read_gbps}, {"copy_gbps", c.copy_gbps},      {"fp32_gflops", c.fp32_gflops},   {"shape", c.shape},
+      {"device", info.name},      {"driver", info.driver_version}, {"runtime", info.runtime_version}};
   return WriteFileAtomic(PathFor(cache_dir, info), j.dump(1));
 }
 

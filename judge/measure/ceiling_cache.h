@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The measured read ceiling of a GPU, cached per device name, compute capability, driver and runtime
-// (a driver update can change it), so each run need not spend the measurement again.
+// The measured ceilings of a GPU (read, copy, FP32), cached per device name, compute capability,
+// driver and runtime (a driver update can change them), so each run need not measure them again.
 #include <string>
 
 #include "judge/device/device.h"
@@ -10,7 +10,7 @@
 namespace judge {
 
 std::string CeilingCacheKey(const DeviceInfo& info);
-Expected<double> LoadCeiling(const std::string& cache_dir, const DeviceInfo& info);
-Status StoreCeiling(const std::string& cache_dir, const DeviceInfo& info, double gbps);
+Expected<Ceilings> LoadCeilings(const std::string& cache_dir, const DeviceInfo& info);
+Status StoreCeilings(const std::string& cache_dir, const DeviceInfo& info, const Ceilings& ceilings);
 
 }  // namespace judge

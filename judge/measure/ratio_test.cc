@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "judge/measure/ceiling_cache.h"
+#include "judge/measure/roofline.h"
 #include "judge/util/fs.h"
 
 #include <gtest/gtest.h>
@@ -41,15 +42,54 @@ TEST(CeilingCache, RoundTripsPerDeviceAndDriver) {
   h200.name = "NVIDIA H200";
   h200.cc_major = 9;
   h200.driver_version = "13.0";
-  EXPECT_FALSE(LoadCeiling(dir, h200).ok());
-  ASSERT_TRUE(StoreCeiling(dir, h200, 4497.0).ok());
-  EXPECT_DOUBLE_EQ(LoadCeiling(dir, h200).value(), 4497.0);
+  EXPECT_FALSE(LoadCeilings(dir, h200).ok());
+  ASSERT_TRUE(StoreCeilings(dir, h200, Ceilings{4497.0, 3900.0, 61000.0, "shapes"}).ok());
+  Ceilings back = LoadCeilings(dir, h200).value();
+  EXPECT_DOUBLE_EQ(back.read_gbps, 4497.0);
+  EXPECT_DOUBLE_EQ(back.copy_gbps, 3900.0);
+  EXPECT_DOUBLE_EQ(back.fp32_gflops, 61000.0);
   DeviceInfo updated = h200;
   updated.driver_version = "13.1";  // a new driver may move the ceiling: measured again
-  EXPECT_FALSE(LoadCeiling(dir, updated).ok());
+  EXPECT_FALSE(LoadCeilings(dir, updated).ok());
   EXPECT_NE(CeilingCacheKey(h200), CeilingCacheKey(updated));
-  EXPECT_FALSE(LoadCeiling("", h200).ok());  // no cache folder: always measured
+  EXPECT_FALSE(LoadCeilings("", h200).ok());  // no cache folder: always measured
+  // An entry missing a ceiling (an older judge's) is measured again, not half used.
+  ASSERT_TRUE(StoreCeilings(dir, h200, Ceilings{4497.0, 0, 61000.0, ""}).ok());
+  EXPECT_FALSE(LoadCeilings(dir, h200).ok());
   RemoveTree(dir);
+}
+
+const Ceilings kH200{4500, 4000, 60000, ""};
+
+TEST(Roofline, AReductionIsHeldToTheReadCeiling) {
+  Work w{400000000, 4, 1e8};  // 1e8 floats read, one written, one add each
+  RooflinePoint p = PlaceOnRoofline(w, 0.1, kH200);
+  EXPECT_EQ(p.bound, Bound::kMemory);
+  EXPECT_NEAR(p.gbps, 4000, 1e-3);
+  EXPECT_NEAR(p.gflops, 1000, 1e-3);
+  EXPECT_NEAR(p.pct, 100 * 4000.0 / 4500.0, 1e-3);  // the read ceiling: it writes nothing to speak of
+}
+
+TEST(Roofline, WritesMoveTheMemoryCeilingTowardTheCopyOne) {
+  EXPECT_DOUBLE_EQ(MemoryCeilingGbps(kH200, 100, 0), 4500);
+  EXPECT_DOUBLE_EQ(MemoryCeilingGbps(kH200, 100, 50), 4000);  // a transpose: half written
+  EXPECT_DOUBLE_EQ(MemoryCeilingGbps(kH200, 100, 100), 4000);
+  const double add = MemoryCeilingGbps(kH200, 12, 4);  // vector add: a third written
+  EXPECT_GT(add, 4000);
+  EXPECT_LT(add, 4500);
+  EXPECT_NEAR(1 / add, (1.0 / 3) / 4500 + (2.0 / 3) / 4000, 1e-12);
+  EXPECT_DOUBLE_EQ(MemoryCeilingGbps(Ceilings{4500, 0, 0, ""}, 100, 50), 4500);  // no copy ceiling: the read one
+}
+
+TEST(Roofline, AMatmulIsHeldToTheFp32Ceiling) {
+  const double n = 2048;
+  Work w{int64_t(8 * n * n), int64_t(4 * n * n), 2 * n * n * n};
+  RooflinePoint p = PlaceOnRoofline(w, 0.5, kH200);  // 34 TFLOP/s
+  EXPECT_EQ(p.bound, Bound::kCompute);
+  EXPECT_NEAR(p.gflops, 2 * n * n * n / 0.5e-3 / 1e9, 1e-6);
+  EXPECT_NEAR(p.pct, 100 * (2 * n * n * n / 60000e9 * 1e3) / 0.5, 1e-6);
+  EXPECT_EQ(PlaceOnRoofline(w, 0.5, Ceilings{}).bound, Bound::kUnknown);  // nothing measured: no percentage
+  EXPECT_EQ(PlaceOnRoofline(w, 0.5, Ceilings{}).pct, 0);
 }
 
 }  // namespace

@@ -21,8 +21,15 @@ TEST(Problem, LoadsTheReduction) {
   auto p = LoadProblem(kProblems, "reduction");
   ASSERT_TRUE(p.ok()) << p.error().message;
   EXPECT_EQ(p->Declaration(), "void solve(const float* input, float* output, int N)");
-  EXPECT_DOUBLE_EQ(p->tolerance.atol, 1e-5);
-  EXPECT_DOUBLE_EQ(p->tolerance.rtol, 1e-5);
+  EXPECT_EQ(p->check.kind, CheckKind::kTolerance);
+  EXPECT_DOUBLE_EQ(p->check.tolerance.atol, 1e-5);
+  EXPECT_DOUBLE_EQ(p->check.tolerance.rtol, 1e-5);
+  EXPECT_FALSE(p->check.reference_bound);
+  EXPECT_EQ(p->samples_dir, "submissions");
+  Work w = p->WorkAt({{"N", 1000}}).value();
+  EXPECT_EQ(w.bytes_read, 4000);
+  EXPECT_EQ(w.bytes_written, 4);
+  EXPECT_DOUBLE_EQ(w.flops, 1000);
   EXPECT_EQ(p->MinimumBytes({{"N", 4194304}}).value(), 4194304 * 4 + 4);
   ASSERT_FALSE(p->performance_sizes.empty());
   EXPECT_EQ(p->performance_sizes[0].at("N"), 4194304);
@@ -33,7 +40,8 @@ TEST(Problem, UnknownProblemListsTheKnownOnes) {
   auto p = LoadProblem(kProblems, "softmax-typo");
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.error().code, ErrorCode::kUsage);
-  EXPECT_NE(p.error().message.find("known problems: reduction"), std::string::npos) << p.error().message;
+  EXPECT_NE(p.error().message.find("known problems: "), std::string::npos) << p.error().message;
+  EXPECT_NE(p.error().message.find("reduction"), std::string::npos) << p.error().message;
 }
 
 TEST(Problem, ScalarRangeIsEnforced) {
@@ -53,7 +61,7 @@ TEST(Reference, SumsInDoubleAndRoundsToFloat) {
   c.name = "t";
   c.scalars = {{"N", 8}};
   c.inputs["input"].values = std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8};
-  EXPECT_EQ(ref->Compute(p, c).value()[0][0], 36.0);
+  EXPECT_EQ(ref->Compute(p, c).value().values[0][0], 36.0);
   // 20M ones: exact in double (a float accumulator would stop at 2^24).
   Case ones;
   ones.name = "ones";
@@ -61,7 +69,7 @@ TEST(Reference, SumsInDoubleAndRoundsToFloat) {
   ones.inputs["input"].generate = GeneratorSpec{};
   ones.inputs["input"].generate->dist = "constant";
   ones.inputs["input"].generate->value = 1.0;
-  EXPECT_EQ(ref->Compute(p, ones).value()[0][0], 20000000.0);
+  EXPECT_EQ(ref->Compute(p, ones).value().values[0][0], 20000000.0);
 }
 
 }  // namespace
@@ -130,7 +138,27 @@ TEST_F(ProblemJson, RangesTolerancesAndLimitsAreCheckedAtLoadNamingTheField) {
     std::string error;
   };
   const Row rows[] = {
-      {[](Json& j) { j["tolerance"]["atol"] = -1e-5; }, "tolerance.atol: must be 0 to 1e+30, not -1e-05"},
+      {[](Json& j) { j["check"]["atol"] = -1e-5; }, "check.atol: must be 0 to 1e+30, not -1e-05"},
+      {[](Json& j) { j["check"]["kind"] = "approximately"; },
+       "check.kind: expected \"tolerance\", \"exact\" or \"reference\", got \"approximately\""},
+      {[](Json& j) {
+         j["check"] = {{"kind", "exact"}, {"atol", 1}};
+       },
+       "check: unknown key \"atol\""},
+      {[](Json& j) { j["roofline"]["flops"] = "N / 0"; }, "roofline.flops: "},
+      {[](Json& j) { j["roofline"]["bytes_read"] = "M * 4"; }, "roofline.bytes_read: "},
+      {[](Json& j) { j["libraries"] = {"-lcublas"}; }, "libraries[0]: expected a library name such as \"cublas\""},
+      {[](Json& j) { j["samples"] = "../elsewhere"; }, "samples: expected a folder relative to the repository root"},
+      {[](Json& j) { j["signature"][1]["writable"] = true; }, "signature[1].writable: only an input can be writable"},
+      {[](Json& j) { j["signature"][1]["value_max"] = 3; },
+       "signature[1].value_max: an output holds no input values to bound"},
+      {[](Json& j) { j["signature"][1]["role"] = "scratch"; },
+       "signature[1].role: expected \"input\", \"output\" or \"inout\", got \"scratch\""},
+      {[](Json& j) { j["signature"][0]["value_max"] = "N /"; }, "signature[0].value_max: "},
+      {[](Json& j) { j["signature"][2]["multiple_of"] = 256; },
+       "signature[2]: min and max must be multiples of multiple_of (256)"},
+      {[](Json& j) { j["signature"][2]["dtype"] = "float32", j["signature"][2]["multiple_of"] = 2; },
+       "signature[2]: unknown key \"multiple_of\""},
       {[](Json& j) { j["signature"][0]["value_min"] = 10, j["signature"][0]["value_max"] = -10; },
        "signature[0]: value_min is above value_max"},
       {[](Json& j) { j["signature"][0]["value_max"] = 1e39; },
@@ -144,8 +172,7 @@ TEST_F(ProblemJson, RangesTolerancesAndLimitsAreCheckedAtLoadNamingTheField) {
       {[](Json& j) { j["limits"]["host_memory_mb"] = 1; }, "limits.host_memory_mb: must be 64 to 16777216 MiB, not 1"},
       {[](Json& j) { j["timing"]["performance"]["warmup_calls"] = -1; },
        "timing.performance.warmup_calls: must be 0 to 1000, not -1"},
-      {[](Json& j) { j["tolerence"] = j["tolerance"]; },
-       "(top level): unknown key \"tolerence\": did you mean \"tolerance\"?"},
+      {[](Json& j) { j["chek"] = j["check"]; }, "(top level): unknown key \"chek\": did you mean \"check\"?"},
       {[](Json& j) { j["signature"][1]["name"] = "input"; }, "signature[1].name: a second parameter named input"},
       {[](Json& j) { j["signature"][0]["name"] = "in put"; },
        "signature[0].name: expected a C identifier of at most 64 characters, got \"in put\""},
@@ -156,7 +183,8 @@ TEST_F(ProblemJson, RangesTolerancesAndLimitsAreCheckedAtLoadNamingTheField) {
        },  // was std::get's exception, exit 4
        "reference.description: expected a string, got an object"},
   };
-  for (const Row& r : rows) EXPECT_EQ(ErrorAfter(r.edit), File() + r.error);
+  // An error names problem.json and the field; the message's rest (an expression's own error) may follow.
+  for (const Row& r : rows) EXPECT_EQ(ErrorAfter(r.edit).substr(0, (File() + r.error).size()), File() + r.error);
 }
 
 }  // namespace

@@ -14,7 +14,9 @@
 
 namespace judge {
 
-inline constexpr int kProtocolVersion = 4;  // 3: fresh timed calls; 4: `loaded` names the layers closed after dlopen
+// 3: fresh timed calls; 4: `loaded` names the layers closed after dlopen; 5: buffer roles (inout,
+// writable), float scalars, fetch/call_outputs for large fresh calls.
+inline constexpr int kProtocolVersion = 5;
 inline constexpr uint32_t kMaxHeaderBytes = 1 << 20;
 
 struct Frame {

@@ -3,18 +3,36 @@
 
 #include <type_traits>
 
+#include "judge/util/counter_rng.h"
+
 namespace judge {
 namespace {
+
+const char* RoleName(Role role) {
+  switch (role) {
+    case Role::kInput: return "input";
+    case Role::kOutput: return "output";
+    case Role::kInOut: return "inout";
+  }
+  return "input";
+}
+
+std::optional<Role> RoleFromName(const std::string& name) {
+  for (Role r : {Role::kInput, Role::kOutput, Role::kInOut})
+    if (name == RoleName(r)) return r;
+  return std::nullopt;
+}
 
 Json CaseRequestToJson(const CaseRequest& r) {
   Json params = Json::array();
   for (const auto& p : r.params) {
     if (!p.is_buffer) {
-      params.push_back({{"scalar", p.scalar}});
+      params.push_back(p.is_real ? Json{{"real", p.real}} : Json{{"scalar", p.scalar}});
       continue;
     }
     Json b = {{"name", p.buffer.name},
-              {"is_input", p.buffer.is_input},
+              {"role", RoleName(p.buffer.role)},
+              {"writable", p.buffer.writable},
               {"dtype", std::string(DTypeName(p.buffer.dtype))},
               {"count", p.buffer.count}};
     Json variants = Json::array();
@@ -54,10 +72,17 @@ Expected<CaseRequest> CaseRequestFromJson(const Json& j) {
     if (p.contains("scalar")) {
       arg.is_buffer = false;
       arg.scalar = p["scalar"].get<int32_t>();
+    } else if (p.contains("real")) {
+      arg.is_buffer = false;
+      arg.is_real = true;
+      arg.real = p["real"].get<float>();
     } else {
       const Json& b = p.at("buffer");
       arg.buffer.name = b.at("name").get<std::string>();
-      arg.buffer.is_input = b.at("is_input").get<bool>();
+      auto role = RoleFromName(b.at("role").get<std::string>());
+      if (!role) return MakeError(ErrorCode::kProtocol, "unknown buffer role " + b["role"].dump());
+      arg.buffer.role = *role;
+      arg.buffer.writable = b.value("writable", false);
       arg.buffer.dtype = DTypeFromName(b.at("dtype").get<std::string>()).value_or(DType::kFloat32);
       arg.buffer.count = b.at("count").get<int64_t>();
       for (const Json& v : b.value("variants", Json::array())) {
@@ -235,7 +260,23 @@ Expected<Message> DecodeHeader(MessageKind kind, const Frame& frame) {
       if (calls < 0) return MakeError(ErrorCode::kProtocol, "negative call count");
       if (!frame.blob.empty() && *stage != ProgressStage::kCall)
         return MakeError(ErrorCode::kProtocol, "progress \"" + name + "\" carries outputs");
-      return Message(ProgressMessage{*stage, calls, frame.blob});
+      ProgressMessage m{*stage, calls, frame.blob, std::nullopt};
+      if (h.contains("digest")) {
+        if (*stage != ProgressStage::kCall || !frame.blob.empty())
+          return MakeError(ErrorCode::kProtocol, "a digest goes only with a call's progress, without outputs");
+        m.digest = Field<uint64_t>(h, "digest");
+      }
+      return Message(std::move(m));
+    }
+    case MessageKind::kFetch: {
+      FetchMessage m{Field<int>(h, "call"), Field<bool>(h, "want")};
+      if (m.call < 0) return MakeError(ErrorCode::kProtocol, "negative call index");
+      return Message(m);
+    }
+    case MessageKind::kCallOutputs: {
+      CallOutputsMessage m{Field<int>(h, "call"), frame.blob};
+      if (m.call < 0) return MakeError(ErrorCode::kProtocol, "negative call index");
+      return Message(std::move(m));
     }
     case MessageKind::kCall: {
       CallMessage m{Field<int>(h, "call"), Field<std::vector<uint64_t>>(h, "seeds")};
@@ -253,7 +294,8 @@ Expected<Message> DecodeHeader(MessageKind kind, const Frame& frame) {
     }
     case MessageKind::kCeiling: return Message(CeilingMessage{});
     case MessageKind::kCeilingMeasured:
-      return Message(CeilingMeasuredMessage{ReadCeiling{Field<double>(h, "gbps"), Field<std::string>(h, "shape")}});
+      return Message(CeilingMeasuredMessage{Ceilings{Field<double>(h, "read_gbps"), Field<double>(h, "copy_gbps"),
+                                                     Field<double>(h, "fp32_gflops"), Field<std::string>(h, "shape")}});
     case MessageKind::kFault: {
       std::string phase = Field<std::string>(h, "phase");
       FaultMessage f;
@@ -281,8 +323,21 @@ Expected<Message> DecodeHeader(MessageKind kind, const Frame& frame) {
 size_t OutputBytesPerCall(const CaseRequest& request) {
   size_t bytes = 0;
   for (const ParamArg& p : request.params)
-    if (p.is_buffer && !p.buffer.is_input) bytes += size_t(p.buffer.count) * DTypeSize(p.buffer.dtype);
+    if (p.is_buffer && p.buffer.IsChecked()) bytes += size_t(p.buffer.count) * DTypeSize(p.buffer.dtype);
   return bytes;
+}
+
+int64_t InputBytesPerCall(const CaseRequest& request) {
+  int64_t bytes = 0;
+  for (const ParamArg& p : request.params)
+    if (p.is_buffer && p.buffer.HoldsInputData()) bytes += p.buffer.count * int64_t(DTypeSize(p.buffer.dtype));
+  return bytes;
+}
+
+uint64_t OutputsDigest(const std::vector<uint64_t>& buffer_checksums) {
+  uint64_t digest = 0x6a09e667f3bcc908ULL;
+  for (uint64_t c : buffer_checksums) digest = rng::SplitMix64(digest ^ c);
+  return digest;
 }
 
 std::string_view MessageKindName(MessageKind kind) {
@@ -299,6 +354,8 @@ std::string_view MessageKindName(MessageKind kind) {
     case MessageKind::kCeilingMeasured: return "ceiling_measured";
     case MessageKind::kFault: return "fault";
     case MessageKind::kCall: return "call";
+    case MessageKind::kFetch: return "fetch";
+    case MessageKind::kCallOutputs: return "call_outputs";
   }
   return "unknown";
 }
@@ -347,14 +404,24 @@ Frame Encode(const Message& message) {
           return CaseRequestToJson(m);
         else if constexpr (std::is_same_v<T, ProgressMessage>) {
           f.blob = m.outputs;
-          return {{"stage", std::string(ProgressStageName(m.stage))}, {"calls", m.calls}};
+          Json j = {{"stage", std::string(ProgressStageName(m.stage))}, {"calls", m.calls}};
+          if (m.digest) j["digest"] = *m.digest;
+          return j;
         } else if constexpr (std::is_same_v<T, CallMessage>)
           return {{"call", m.call}, {"seeds", m.seeds}};
-        else if constexpr (std::is_same_v<T, CaseDoneMessage>) {
+        else if constexpr (std::is_same_v<T, FetchMessage>)
+          return {{"call", m.call}, {"want", m.want}};
+        else if constexpr (std::is_same_v<T, CallOutputsMessage>) {
+          f.blob = m.outputs;
+          return {{"call", m.call}};
+        } else if constexpr (std::is_same_v<T, CaseDoneMessage>) {
           f.blob = m.outputs;
           return CaseReportToJson(m.report);
         } else if constexpr (std::is_same_v<T, CeilingMeasuredMessage>)
-          return {{"gbps", m.ceiling.gbps}, {"shape", m.ceiling.shape}};
+          return {{"read_gbps", m.ceiling.read_gbps},
+                  {"copy_gbps", m.ceiling.copy_gbps},
+                  {"fp32_gflops", m.ceiling.fp32_gflops},
+                  {"shape", m.ceiling.shape}};
         else if constexpr (std::is_same_v<T, FaultMessage>)
           return {{"phase", std::string(FaultPhaseName(m.phase))},
                   {"cause", m.cause == FaultCause::kDeviceMemory ? "device_memory" : "other"},

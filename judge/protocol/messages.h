@@ -7,14 +7,18 @@
 //   load                 sandboxed, then loaded        | fault(load)
 //   case                 progress* then case_done      | fault(setup | solve)
 //   call                 (answers progress(await_call): the seeds of one fresh timed call)
+//   fetch                call_outputs, or nothing      (answers a large fresh call's progress)
 //   ceiling              ceiling_measured              | fault(setup)
 //   (anything else)                                      fault(protocol)
 // `progress` follows every completed solve() call, so the judge applies the per-call deadline to
 // each call separately. With fresh timed inputs, each timed call waits for the judge's `call`: its
 // inputs are generated from seeds sent only then, and the judge times the call on its own clock,
-// from sending `call` to the `progress` that carries the call's outputs (docs/SECURITY.md). The worker never receives
-// expected results. A frame from the worker is untrusted (a submission can write to its fd): Decode validates every
-// field before use.
+// from sending `call` to the `progress` that carries the call's outputs (docs/SECURITY.md). Outputs
+// larger than kSmallOutputBytesPerCall do not travel with every call: that progress carries their
+// digest instead, and the judge answers `fetch`, asking for the outputs of a random draw of calls
+// (off its clock: the digest, made before the clock stopped, holds them to what they were then).
+// The worker never receives expected results. A frame from the worker is untrusted (a submission can write to its fd):
+// Decode validates every field before use.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,18 +36,25 @@ namespace judge {
 
 struct BufferArg {
   std::string name;
-  bool is_input = true;
+  Role role = Role::kInput;
+  bool writable = false;  // an input solve() may overwrite
   DType dtype = DType::kFloat32;
   int64_t count = 0;
-  // Inputs only: one or more variants of the data; calls rotate through them so that no two
-  // consecutive calls see the same input (defeats result caching).
+  // Buffers holding input data only: one or more variants of the data; calls rotate through them
+  // so that no two consecutive calls see the same input (defeats result caching).
   std::vector<InputSpec> variants;
+  bool HoldsInputData() const { return role != Role::kOutput; }
+  bool IsChecked() const { return role != Role::kInput; }
+  // The worker copies the data into the buffer solve() gets before every call: solve() may change it.
+  bool Restored() const { return role == Role::kInOut || writable; }
 };
 
 struct ParamArg {
   bool is_buffer = true;
   BufferArg buffer;
-  int32_t scalar = 0;
+  int32_t scalar = 0;    // an int scalar
+  bool is_real = false;  // a float scalar: `real`
+  float real = 0;
 };
 
 struct CaseRequest {
@@ -99,6 +110,12 @@ inline constexpr size_t kSmallOutputBytesPerCall = 64 * 1024;
 // The output bytes one call produces for `request`: all output buffers, in signature order. The
 // worker sizes its copies by it and the judge checks what came back against it.
 size_t OutputBytesPerCall(const CaseRequest& request);
+// The input data one call reads: every buffer holding it (inputs, inout), in signature order.
+int64_t InputBytesPerCall(const CaseRequest& request);
+
+// The digest of one call's outputs from each checked buffer's Checksum, in signature order: what
+// a large fresh call's progress carries and what its fetched outputs must give again.
+uint64_t OutputsDigest(const std::vector<uint64_t>& buffer_checksums);
 
 // --- The messages -------------------------------------------------------------------------------
 
@@ -114,7 +131,9 @@ enum class MessageKind {
   kCeiling,
   kCeilingMeasured,
   kFault,
-  kCall
+  kCall,
+  kFetch,
+  kCallOutputs
 };
 std::string_view MessageKindName(MessageKind kind);  // the wire's "type"
 inline constexpr MessageKind kAllMessageKinds[] = {MessageKind::kInit,     MessageKind::kDevice,
@@ -122,7 +141,8 @@ inline constexpr MessageKind kAllMessageKinds[] = {MessageKind::kInit,     Messa
                                                    MessageKind::kLoaded,   MessageKind::kCase,
                                                    MessageKind::kProgress, MessageKind::kCaseDone,
                                                    MessageKind::kCeiling,  MessageKind::kCeilingMeasured,
-                                                   MessageKind::kFault,    MessageKind::kCall};
+                                                   MessageKind::kFault,    MessageKind::kCall,
+                                                   MessageKind::kFetch,    MessageKind::kCallOutputs};
 
 // Where a worker failed; whose fault that is follows from it (judge/rules/case_verdict.h).
 enum class FaultPhase { kInit, kLoad, kSetup, kSolve, kProtocol };
@@ -157,6 +177,17 @@ struct ProgressMessage {
   int calls = 0;        // calls of solve() completed so far
   std::string outputs;  // after a fresh call whose outputs are small: they (the frame's blob), the
                         // proof that the call was done when the judge's clock stopped
+  // After a fresh call whose outputs are larger: their digest (device/checksum.h's Checksum of
+  // each checked buffer, combined by OutputsDigest), the same proof without the bytes.
+  std::optional<uint64_t> digest;
+};
+struct FetchMessage {  // the judge's answer to a large fresh call's progress
+  int call = 0;
+  bool want = false;  // send that call's outputs now (else go on)
+};
+struct CallOutputsMessage {  // the outputs of fresh call `call`, asked for by fetch
+  int call = 0;
+  std::string outputs;  // the frame's blob
 };
 struct CallMessage {  // the judge's clock starts: one seed per input buffer, in signature order
   int call = 0;       // the index of the call these seeds are for
@@ -166,9 +197,9 @@ struct CaseDoneMessage {
   CaseReport report;
   std::string outputs;  // report.output_calls' outputs, concatenated (the frame's blob)
 };
-struct CeilingMessage {};  // measure the device's read ceiling (a judge-only worker)
+struct CeilingMessage {};  // measure the device's ceilings (a judge-only worker)
 struct CeilingMeasuredMessage {
-  ReadCeiling ceiling;
+  Ceilings ceiling;
 };
 struct FaultMessage {
   FaultPhase phase = FaultPhase::kProtocol;
@@ -176,9 +207,9 @@ struct FaultMessage {
   std::string message;
 };
 
-using Message =
-    std::variant<InitMessage, DeviceMessage, LoadMessage, SandboxedMessage, LoadedMessage, CaseRequest, ProgressMessage,
-                 CaseDoneMessage, CeilingMessage, CeilingMeasuredMessage, FaultMessage, CallMessage>;
+using Message = std::variant<InitMessage, DeviceMessage, LoadMessage, SandboxedMessage, LoadedMessage, CaseRequest,
+                             ProgressMessage, CaseDoneMessage, CeilingMessage, CeilingMeasuredMessage, FaultMessage,
+                             CallMessage, FetchMessage, CallOutputsMessage>;
 MessageKind KindOf(const Message& message);
 
 Frame Encode(const Message& message);

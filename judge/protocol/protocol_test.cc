@@ -65,15 +65,12 @@ TEST(Frame, TheLargestCaseRequestATestcaseCanMakeFitsOneHeader) {
     // The longest a double prints: 24 characters.
     std::vector<double> values(kMaxLiteralValues / inputs + (i == 0 ? kMaxLiteralValues % inputs : 0),
                                -2.2250738585072014e-308);
-    in.buffer = {std::string(64, 'b') + std::to_string(i),
-                 true,
-                 DType::kFloat32,
-                 int64_t(values.size()),
+    in.buffer = {std::string(64, 'b') + std::to_string(i), Role::kInput, false, DType::kFloat32, int64_t(values.size()),
                  {InputSpec{values, std::nullopt}}};
     r.params.push_back(in);
   }
   ParamArg out;
-  out.buffer = {std::string(64, 'o'), false, DType::kFloat32, 1 << 30, {}};
+  out.buffer = {std::string(64, 'o'), Role::kOutput, false, DType::kFloat32, 1 << 30, {}};
   r.params.push_back(out);
   Frame f = Encode(r);
   std::string bytes = EncodeFrame(f.header, f.blob);
@@ -122,13 +119,20 @@ CaseRequest SampleRequest() {
   CaseRequest r;
   r.name = "c";
   ParamArg in;
-  in.buffer = {"input", true, DType::kFloat32, 3, {InputSpec{std::vector<double>{1, 2, 3}, std::nullopt}}};
+  in.buffer = {
+      "input", Role::kInput, true, DType::kFloat32, 3, {InputSpec{std::vector<double>{1, 2, 3}, std::nullopt}}};
   ParamArg out;
-  out.buffer = {"output", false, DType::kFloat32, 2, {}};
+  out.buffer = {"output", Role::kOutput, false, DType::kFloat32, 2, {}};
+  ParamArg data;
+  data.buffer = {"data", Role::kInOut, false, DType::kInt32, 1, {InputSpec{std::vector<double>{7}, std::nullopt}}};
+  ParamArg alpha;
+  alpha.is_buffer = false;
+  alpha.is_real = true;
+  alpha.real = 0.25f;
   ParamArg n;
   n.is_buffer = false;
   n.scalar = 3;
-  r.params = {in, out, n};
+  r.params = {in, out, data, alpha, n};
   r.timing = TimingPolicy{2, 3, 4, 0.5, 0.01};
   r.guard_nan = false;
   r.diagnostic = true;
@@ -150,17 +154,23 @@ T RoundTrip(const Message& m) {
 
 TEST(Messages, CaseRequestRoundTrips) {
   CaseRequest back = RoundTrip<CaseRequest>(SampleRequest());
-  ASSERT_EQ(back.params.size(), 3u);
+  ASSERT_EQ(back.params.size(), 5u);
   EXPECT_EQ(*back.params[0].buffer.variants.at(0).values, (std::vector<double>{1, 2, 3}));
-  EXPECT_FALSE(back.params[1].buffer.is_input);
-  EXPECT_EQ(back.params[2].scalar, 3);
+  EXPECT_TRUE(back.params[0].buffer.writable);
+  EXPECT_EQ(back.params[1].buffer.role, Role::kOutput);
+  EXPECT_EQ(back.params[2].buffer.role, Role::kInOut);
+  EXPECT_TRUE(back.params[2].buffer.Restored());
+  EXPECT_TRUE(back.params[3].is_real);
+  EXPECT_FLOAT_EQ(back.params[3].real, 0.25f);
+  EXPECT_EQ(back.params[4].scalar, 3);
   EXPECT_EQ(back.timing.max_samples, 4);
   EXPECT_FALSE(back.guard_nan);
   EXPECT_TRUE(back.diagnostic);
 }
 
-TEST(Messages, OutputBytesPerCallCountsOnlyOutputs) {
-  EXPECT_EQ(OutputBytesPerCall(SampleRequest()), 2u * sizeof(float));
+TEST(Messages, OutputBytesPerCallCountsEveryCheckedBuffer) {
+  EXPECT_EQ(OutputBytesPerCall(SampleRequest()), 2u * sizeof(float) + sizeof(int32_t));  // output and inout
+  EXPECT_EQ(InputBytesPerCall(SampleRequest()), 3 * sizeof(float) + sizeof(int32_t));    // input and inout
 }
 
 TEST(Messages, EveryKindRoundTripsWithItsFields) {
@@ -198,8 +208,18 @@ TEST(Messages, EveryKindRoundTripsWithItsFields) {
   EXPECT_EQ(call.call, 7);
   EXPECT_EQ(call.seeds, (std::vector<uint64_t>{0xFFFFFFFFFFFFFFFFull, 3}));  // all 64 bits survive JSON
   RoundTrip<CeilingMessage>(CeilingMessage{});
-  CeilingMeasuredMessage c = RoundTrip<CeilingMeasuredMessage>(CeilingMeasuredMessage{ReadCeiling{4500.5, "4x256"}});
-  EXPECT_DOUBLE_EQ(c.ceiling.gbps, 4500.5);
+  CeilingMeasuredMessage c =
+      RoundTrip<CeilingMeasuredMessage>(CeilingMeasuredMessage{Ceilings{4500.5, 3900.25, 61000, "4x256"}});
+  EXPECT_DOUBLE_EQ(c.ceiling.read_gbps, 4500.5);
+  EXPECT_DOUBLE_EQ(c.ceiling.copy_gbps, 3900.25);
+  EXPECT_DOUBLE_EQ(c.ceiling.fp32_gflops, 61000);
+  pr = RoundTrip<ProgressMessage>(ProgressMessage{ProgressStage::kCall, 9, {}, 0xFEDCBA9876543210ull});
+  EXPECT_EQ(pr.digest, 0xFEDCBA9876543210ull);  // a large fresh call's digest, all 64 bits
+  FetchMessage fetch = RoundTrip<FetchMessage>(FetchMessage{5, true});
+  EXPECT_EQ(fetch.call, 5);
+  EXPECT_TRUE(fetch.want);
+  CallOutputsMessage outs = RoundTrip<CallOutputsMessage>(CallOutputsMessage{5, std::string(100000, 'x')});
+  EXPECT_EQ(outs.outputs.size(), 100000u);
   FaultMessage f = RoundTrip<FaultMessage>(FaultMessage{FaultPhase::kSolve, FaultCause::kDeviceMemory, "oom"});
   EXPECT_EQ(f.phase, FaultPhase::kSolve);
   EXPECT_EQ(f.cause, FaultCause::kDeviceMemory);

@@ -25,15 +25,22 @@ void HtmlReporter::Write(const RunReport& r, std::ostream& out) const {
   if (!r.message.empty()) b << "<p>" << EscapeXml(r.message) << "</p>\n";
   if (r.build.attempted && !r.build.ok) b << "<h2>Compile error</h2>\n<pre>" << EscapeXml(r.build.log) << "</pre>\n";
 
+  // A compute-bound problem is charted in GFLOP/s against the FP32 ceiling, others in GB/s.
+  const CaseResult* primary = r.PrimaryPerformanceCase();
+  const bool compute = primary && primary->bound == Bound::kCompute;
   BarChart chart;
-  chart.title = "Bandwidth of the performance cases (cold L2)";
-  chart.axis = "GB/s";
-  chart.reference = r.ceiling_gbps;
-  chart.reference_label = "measured ceiling " + GbpsText(r.ceiling_gbps);
+  chart.title =
+      compute ? "FP32 rate of the performance cases (cold L2)" : "Bandwidth of the performance cases (cold L2)";
+  chart.axis = compute ? "GFLOP/s" : "GB/s";
+  chart.reference = compute ? r.fp32_gflops : r.ceiling_gbps;
+  const char* unit = compute ? "GFLOP/s" : "GB/s";
+  chart.reference_label =
+      std::string(compute ? "measured FP32 ceiling " : "measured read ceiling ") + RateText(chart.reference, unit);
   for (const auto& c : r.cases)
     if (c.kind == CaseKind::kPerformance && c.event.count)
-      chart.bars.push_back({c.name + " (" + FormatScalars(c.scalars) + ")", c.gbps,
-                            GbpsText(c.gbps) + ", " + FormatMs(c.FigureMs()),
+      chart.bars.push_back({c.name + " (" + FormatScalars(c.scalars) + ")", compute ? c.gflops : c.gbps,
+                            RateText(compute ? c.gflops : c.gbps, unit) + ", " + FormatMs(c.FigureMs()) +
+                                (c.roofline_pct > 0 ? ", " + RooflineText(c, r) : ""),
                             c.verdict != Verdict::kAccepted ? "bar bad"
                             : !c.flags.empty()              ? "bar flagged"
                                                             : "bar"});

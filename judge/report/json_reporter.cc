@@ -31,16 +31,18 @@ Json StatsToJson(const SampleStats& s) {
 }
 
 Json CaseToJson(const CaseResult& c, const RunReport& r) {
-  Json j = {{"name", c.name},
-            {"kind", std::string(CaseKindName(c.kind))},
-            {"scalars", c.scalars},
-            {"verdict", std::string(VerdictShort(c.verdict))},
-            {"verdict_code", int(c.verdict)},
-            {"detail", c.detail},
-            {"min_bytes", c.min_bytes},
-            {"seconds", c.seconds},
-            {"prepare_seconds", c.prepare_seconds},
-            {"setup_seconds", c.setup_seconds}};
+  Json j = {
+      {"name", c.name},
+      {"kind", std::string(CaseKindName(c.kind))},
+      {"scalars", c.scalars},
+      {"verdict", std::string(VerdictShort(c.verdict))},
+      {"verdict_code", int(c.verdict)},
+      {"detail", c.detail},
+      {"min_bytes", c.min_bytes},
+      {"work", {{"bytes_read", c.work.bytes_read}, {"bytes_written", c.work.bytes_written}, {"flops", c.work.flops}}},
+      {"seconds", c.seconds},
+      {"prepare_seconds", c.prepare_seconds},
+      {"setup_seconds", c.setup_seconds}};
   if (c.check) j["check"] = CheckToJson(*c.check);
   if (c.timed_check) j["timed_check"] = CheckToJson(*c.timed_check);
   if (c.event.count) {
@@ -48,8 +50,12 @@ Json CaseToJson(const CaseResult& c, const RunReport& r) {
                    {"host_wall", StatsToJson(c.wall)},
                    {"warmup_calls", c.warmup_calls},
                    {"gbps", c.gbps},
+                   {"gflops", c.gflops},
+                   {"bound", std::string(BoundName(c.bound))},
                    {"l2_flushed", true},
-                   {"pct_of_ceiling", r.ceiling_gbps > 0 ? Json(100 * c.gbps / r.ceiling_gbps) : Json(nullptr)},
+                   // Of the ceiling that binds (memory or FP32): the one percentage grades and ranks use.
+                   {"pct_of_ceiling", c.roofline_pct > 0 ? Json(c.roofline_pct) : Json(nullptr)},
+                   {"ceiling", BindingCeiling(c, r) > 0 ? Json(BindingCeiling(c, r)) : Json(nullptr)},
                    {"pct_of_peak", r.device && r.device->peak_bandwidth_gbps > 0
                                        ? Json(100 * c.gbps / r.device->peak_bandwidth_gbps)
                                        : Json(nullptr)},
@@ -101,35 +107,36 @@ Json ReportToJson(const RunReport& r) {
     counts[std::string(VerdictShort(c.verdict))]++;
   }
   const BuildInfo& b = r.build;
-  Json j = {{"schema", "gpu-judge.report"},
-            {"schema_version", kReportSchemaVersion},
-            {"judge_version", r.judge_version},
-            {"started_at", r.started_at},
-            {"seconds", r.seconds},
-            {"submission", {{"path", r.submission_path}, {"sha256", r.submission_sha256}}},
-            {"problem", {{"name", r.problem}, {"atol", r.tolerance.atol}, {"rtol", r.tolerance.rtol}}},
-            {"verdict", std::string(VerdictShort(r.verdict))},
-            {"verdict_code", int(r.verdict)},
-            {"verdict_text", std::string(VerdictLong(r.verdict))},
-            {"exit_code", int(r.exit_code)},
-            {"message", r.message},
-            {"warnings", r.warnings},
-            {"protections", SandboxReportToJson(r.protections)},
-            {"build",
-             {{"attempted", b.attempted},
-              {"ok", b.ok},
-              {"prebuilt", b.prebuilt},
-              {"cache_hit", b.cache_hit},
-              {"compiler", b.compiler},
-              {"target", b.target},
-              {"flags", b.flags},
-              {"seconds", b.seconds},
-              {"compile_seconds", b.compile_seconds},
-              {"log", b.log},
-              {"cache_key", b.cache_key},
-              {"sandbox", SandboxReportToJson(b.sandbox)}}},
-            {"summary", {{"cases", r.cases.size()}, {"by_verdict", counts}}},
-            {"cases", cases}};
+  Json j = {
+      {"schema", "gpu-judge.report"},
+      {"schema_version", kReportSchemaVersion},
+      {"judge_version", r.judge_version},
+      {"started_at", r.started_at},
+      {"seconds", r.seconds},
+      {"submission", {{"path", r.submission_path}, {"sha256", r.submission_sha256}}},
+      {"problem", {{"name", r.problem}, {"atol", r.tolerance.atol}, {"rtol", r.tolerance.rtol}, {"check", r.check}}},
+      {"verdict", std::string(VerdictShort(r.verdict))},
+      {"verdict_code", int(r.verdict)},
+      {"verdict_text", std::string(VerdictLong(r.verdict))},
+      {"exit_code", int(r.exit_code)},
+      {"message", r.message},
+      {"warnings", r.warnings},
+      {"protections", SandboxReportToJson(r.protections)},
+      {"build",
+       {{"attempted", b.attempted},
+        {"ok", b.ok},
+        {"prebuilt", b.prebuilt},
+        {"cache_hit", b.cache_hit},
+        {"compiler", b.compiler},
+        {"target", b.target},
+        {"flags", b.flags},
+        {"seconds", b.seconds},
+        {"compile_seconds", b.compile_seconds},
+        {"log", b.log},
+        {"cache_key", b.cache_key},
+        {"sandbox", SandboxReportToJson(b.sandbox)}}},
+      {"summary", {{"cases", r.cases.size()}, {"by_verdict", counts}}},
+      {"cases", cases}};
   Json sanitizers = Json::array();
   for (const auto& s : r.sanitizers)
     sanitizers.push_back({{"tool", s.tool},
@@ -151,8 +158,10 @@ Json ReportToJson(const RunReport& r) {
                      {"cases_seconds", in_cases},     {"prepare_seconds", prepare},
                      {"worker_setup_seconds", setup}, {"other_seconds", r.seconds - in_cases - b.seconds}};
   j["bandwidth"] = {{"ceiling_gbps", r.ceiling_gbps},
+                    {"copy_ceiling_gbps", r.copy_gbps},
                     {"ceiling_source", r.ceiling_source},
                     {"peak_gbps", r.device ? r.device->peak_bandwidth_gbps : 0.0}};
+  j["compute"] = {{"fp32_ceiling_gflops", r.fp32_gflops}};
   j["device"] = r.device ? DeviceInfoToJson(*r.device) : Json(nullptr);
   if (j["device"].is_object()) j["device"].erase("type");
   return j;
@@ -239,6 +248,10 @@ CaseResult CaseFromJson(const Json& j) {
     if (t.contains("hot")) c.hot = StatsFromJson(t["hot"]);
     c.warmup_calls = t.value("warmup_calls", 0);
     c.gbps = Number(t, "gbps");
+    c.gflops = Number(t, "gflops");
+    c.roofline_pct = Number(t, "pct_of_ceiling");
+    const std::string bound = Text(t, "bound");
+    c.bound = bound == "memory" ? Bound::kMemory : bound == "compute" ? Bound::kCompute : Bound::kUnknown;
     c.sm_clock_mhz = Number(t, "sm_clock_mhz");
     c.raw_event_median_ms = Number(t, "raw_median_ms");
     c.window_correction_ms = Number(t, "window_correction_ms");
@@ -268,6 +281,8 @@ CaseResult CaseFromJson(const Json& j) {
   if (j.contains("deterministic") && j["deterministic"].is_boolean()) c.deterministic = j["deterministic"].get<bool>();
   if (j.contains("flags")) c.flags = j["flags"].get<std::vector<std::string>>();
   c.min_bytes = j.value("min_bytes", int64_t(0));
+  const Json& work = Member(j, "work");
+  c.work = Work{work.value("bytes_read", int64_t(0)), work.value("bytes_written", int64_t(0)), Number(work, "flops")};
   c.seconds = Number(j, "seconds");
   c.prepare_seconds = Number(j, "prepare_seconds");
   c.setup_seconds = Number(j, "setup_seconds");
@@ -294,6 +309,7 @@ Expected<RunReport> ReportFromJson(const Json& j) {
     r.submission_sha256 = Text(Member(j, "submission"), "sha256");
     r.problem = Text(Member(j, "problem"), "name");
     r.tolerance = Tolerance{Number(Member(j, "problem"), "atol"), Number(Member(j, "problem"), "rtol")};
+    r.check = Text(Member(j, "problem"), "check");
     r.verdict = VerdictFromShort(Text(j, "verdict")).value_or(Verdict::kInternalError);
     r.exit_code = ExitCode(j.value("exit_code", int(ExitCode::kInternalError)));
     r.message = Text(j, "message");
@@ -313,6 +329,8 @@ Expected<RunReport> ReportFromJson(const Json& j) {
     r.build.sandbox = SandboxReportFromJson(b.value("sandbox", Json::array()));
     for (const auto& c : j.at("cases")) r.cases.push_back(CaseFromJson(c));
     r.ceiling_gbps = Number(Member(j, "bandwidth"), "ceiling_gbps");
+    r.copy_gbps = Number(Member(j, "bandwidth"), "copy_ceiling_gbps");
+    r.fp32_gflops = Number(Member(j, "compute"), "fp32_ceiling_gflops");
     r.ceiling_source = Text(Member(j, "bandwidth"), "ceiling_source");
     if (j.contains("device") && j["device"].is_object()) r.device = DeviceInfoFromJson(j["device"]);
     if (!r.cases.empty() && r.cases.front().event.count) r.flush_mode = Text(j["cases"][0]["timing"], "l2_flush");

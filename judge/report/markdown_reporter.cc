@@ -41,11 +41,12 @@ void MarkdownReporter::Write(const RunReport& r, std::ostream& out) const {
   for (const auto& c : r.cases) {
     if (c.kind != CaseKind::kPerformance || !c.event.count) continue;
     if (!header)
-      out << "| performance case | size | verdict | median | GB/s | % of ceiling |\n|---|---|---|---:|---:|---:|\n";
+      out << "| performance case | size | verdict | median | GB/s | GFLOP/s | % of ceiling |\n"
+             "|---|---|---|---:|---:|---:|---:|\n";
     header = true;
     out << "| " << c.name << " | " << FormatScalars(c.scalars) << " | " << VerdictShort(c.verdict) << " | "
-        << FormatMs(c.FigureMs()) << " | " << int(c.gbps + 0.5) << " | "
-        << (r.ceiling_gbps > 0 ? Pct(100 * c.gbps / r.ceiling_gbps) : "-") << " |\n";
+        << FormatMs(c.FigureMs()) << " | " << int(c.gbps + 0.5) << " | " << int(c.gflops + 0.5) << " | "
+        << (c.roofline_pct > 0 ? Pct(c.roofline_pct) + " " + std::string(BoundName(c.bound)) : "-") << " |\n";
   }
   header = false;
   for (const auto& c : r.cases) {

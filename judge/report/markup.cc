@@ -102,11 +102,13 @@ std::string VerdictClass(Verdict v) {
   return "v-bad";
 }
 
-std::string GbpsText(double gbps) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f GB/s", gbps);
+std::string RateText(double value, const char* unit) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.0f %s", value, unit);
   return buf;
 }
+
+std::string GbpsText(double gbps) { return RateText(gbps, "GB/s"); }
 
 std::string HtmlPage(const std::string& title, const std::string& body) {
   return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + EscapeXml(title) +

@@ -33,7 +33,8 @@ std::string RenderBarChart(const BarChart& chart);
 
 // CSS class of a verdict in the HTML reports; "4280 GB/s".
 std::string VerdictClass(Verdict v);
-std::string GbpsText(double gbps);
+std::string RateText(double value, const char* unit);  // "4325 GFLOP/s"
+std::string GbpsText(double gbps);                     // "4325 GB/s"
 
 // The page shell both HTML reports share: inline CSS, a title, the body given.
 std::string HtmlPage(const std::string& title, const std::string& body);

@@ -41,6 +41,35 @@ void ReporterMultiplex::Write(const RunReport& report) const {
   }
 }
 
+Ceilings CeilingsOf(const RunReport& r) { return Ceilings{r.ceiling_gbps, r.copy_gbps, r.fp32_gflops, ""}; }
+
+double BindingCeiling(const CaseResult& c, const RunReport& r) {
+  switch (c.bound) {
+    case Bound::kMemory: return MemoryCeilingGbps(CeilingsOf(r), double(c.work.bytes()), double(c.work.bytes_written));
+    case Bound::kCompute: return r.fp32_gflops;
+    case Bound::kUnknown: return 0;
+  }
+  return 0;
+}
+
+std::string RooflineText(const CaseResult& c, const RunReport& r) {
+  const double ceiling = BindingCeiling(c, r);
+  if (c.roofline_pct <= 0 || ceiling <= 0) return "";
+  char buf[96];
+  if (c.bound == Bound::kCompute)
+    std::snprintf(buf, sizeof buf, "%.0f%% of the %.0f GFLOP/s FP32 ceiling", c.roofline_pct, ceiling);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f%% of the %.0f GB/s memory ceiling", c.roofline_pct, ceiling);
+  return buf;
+}
+
+std::string RooflineShort(const CaseResult& c) {
+  if (c.roofline_pct <= 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f%% %s", c.roofline_pct, c.bound == Bound::kCompute ? "fp32" : "mem");
+  return buf;
+}
+
 std::string FormatMs(double ms) {
   char buf[32];
   if (ms <= 0) return "-";

@@ -101,6 +101,15 @@ class ReporterMultiplex {
   std::vector<std::pair<std::unique_ptr<Reporter>, std::ostream*>> sinks_;
 };
 
+// The ceilings the report's GPU was measured at (zeros where not measured).
+Ceilings CeilingsOf(const RunReport& r);
+// The ceiling that binds `c` (CaseResult::bound) in its unit: GB/s or GFLOP/s; 0 when unknown.
+double BindingCeiling(const CaseResult& c, const RunReport& r);
+// "21% of the 4457 GB/s memory ceiling" or "62% of the 60123 GFLOP/s FP32 ceiling"; "" when unknown.
+std::string RooflineText(const CaseResult& c, const RunReport& r);
+// "21% mem" / "62% fp32" / "-": the table's short form.
+std::string RooflineShort(const CaseResult& c);
+
 // Human-readable quantities shared by the text formats.
 std::string FormatMs(double ms);                   // "19.62 us", "7.40 ms", "2.80 s"
 std::string FormatCount(int64_t n);                // "4,194,304"

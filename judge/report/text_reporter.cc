@@ -79,16 +79,17 @@ void WriteHeader(const RunReport& r, std::ostream& out) {
 }
 
 void WriteTable(const RunReport& r, std::ostream& out, bool color) {
-  const std::vector<int> w = {-3, 30, 11, 15, 7, -9, -10, -8, -7};
-  out << Row({"#", "case", "kind", "size", "verdict", "err/tol", "median", "GB/s", "samples"}, w);
+  const std::vector<int> w = {-3, 30, 11, 15, 7, -9, -10, -8, -9, -9, -7};
+  out << Row({"#", "case", "kind", "size", "verdict", "err/tol", "median", "GB/s", "GFLOP/s", "roofline", "samples"},
+             w);
   int i = 0;
   for (const auto& c : r.cases) {
     std::string used = c.check ? Pct(c.check->tolerance_used) : "-";
     std::string verdict = std::string(VerdictShort(c.verdict));
-    std::string row =
-        Row({std::to_string(++i), c.name, std::string(CaseKindName(c.kind)), FormatScalars(c.scalars), verdict, used,
-             FormatMs(c.FigureMs()), Gbps(c.gbps), c.event.count ? std::to_string(c.event.count) : "-"},
-            w);
+    std::string row = Row({std::to_string(++i), c.name, std::string(CaseKindName(c.kind)), FormatScalars(c.scalars),
+                           verdict, used, FormatMs(c.FigureMs()), Gbps(c.gbps), Gbps(c.gflops), RooflineShort(c),
+                           c.event.count ? std::to_string(c.event.count) : "-"},
+                          w);
     if (color) {
       size_t at = row.find("  " + verdict + " ");
       if (at != std::string::npos) row.replace(at + 2, verdict.size(), Paint(verdict, c.verdict, true));
@@ -175,13 +176,10 @@ void WriteSummary(const RunReport& r, std::ostream& out, bool color) {
     char noise[32];
     std::snprintf(noise, sizeof noise, "%.2f%%", p->event.noise * 100);
     out << "; " << p->name << " (" << FormatScalars(p->scalars) << "): median " << FormatMs(p->FigureMs()) << ", "
-        << Gbps(p->gbps) << " GB/s, noise " << noise;
-    if (r.ceiling_gbps > 0) {
-      char pct[64];
-      std::snprintf(pct, sizeof pct, " (%.0f%% of the %.0f GB/s ceiling)", 100 * p->gbps / r.ceiling_gbps,
-                    r.ceiling_gbps);
-      out << pct;
-    }
+        << Gbps(p->gbps) << " GB/s";
+    if (p->work.flops > 0) out << ", " << Gbps(p->gflops) << " GFLOP/s";
+    out << ", noise " << noise;
+    if (std::string roof = RooflineText(*p, r); !roof.empty()) out << " (" << roof << ")";
   }
   out << "; judged in " << FormatMs(r.seconds * 1e3) << "\n";
   if (!r.message.empty()) out << r.message << "\n";

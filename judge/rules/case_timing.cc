@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "judge/rules/case_timing.h"
 
+#include "judge/measure/roofline.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -114,7 +116,13 @@ void SummarizeTiming(const CaseReport& rep, const std::vector<int>& call_process
                             " ms more (another stream, or work left running after solve() returned); timed by the "
                             "wall clock instead");
   double ms = result->audit.honest_median_ms;
-  if (ms > 0) result->gbps = double(result->min_bytes) / (ms * 1e-3) / 1e9;
+  if (ms > 0) {
+    RooflinePoint point = PlaceOnRoofline(result->work, ms, context.ceilings);
+    result->gbps = point.gbps;
+    result->gflops = point.gflops;
+    result->bound = point.bound;
+    result->roofline_pct = point.pct;
+  }
   if (context.plausible_gbps > 0 && result->gbps > context.plausible_gbps && result->min_bytes > (64 << 20))
     result->flags.push_back("implausible: " + std::to_string(int(result->gbps)) +
                             " GB/s is above what this GPU's memory can deliver (" +

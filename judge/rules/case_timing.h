@@ -47,11 +47,12 @@ struct TimingContext {
   double plausible_gbps = 0;        // faster than this is flagged as implausible (0: no bound)
   std::string plausible_basis;      // where that bound comes from, for the flag's text
   JudgeClock judge_clock;
+  Ceilings ceilings;  // this GPU's, for the roofline figures (zeros: not measured)
 };
 
 // Fills the timing fields of `result` (event, wall, hot, samples, audit, gbps, flags, ...) from
 // `report`; `call_process[i]` is the worker process of call i (empty: all from the first).
-// result->min_bytes must be set.
+// result->work and result->min_bytes must be set.
 void SummarizeTiming(const CaseReport& report, const std::vector<int>& call_process, const TimingContext& context,
                      CaseResult* result);
 

@@ -20,7 +20,7 @@ std::string Seconds(double s) {
 std::vector<const Param*> OutputParams(const Problem& problem) {
   std::vector<const Param*> out;
   for (const Param& p : problem.params)
-    if (p.is_buffer && p.role == Role::kOutput) out.push_back(&p);
+    if (p.IsChecked()) out.push_back(&p);
   return out;
 }
 
@@ -115,8 +115,9 @@ std::pair<CheckResult, std::string> CheckCall(const Problem& problem, const Expe
   std::string name;
   size_t offset = 0;
   for (size_t i = 0; i < outputs.size(); ++i) {
-    size_t n = expected[i].size() * DTypeSize(outputs[i]->dtype);
-    CheckResult r = CheckOutput(expected[i], bytes.substr(offset, n), outputs[i]->dtype, problem.tolerance);
+    size_t n = expected.values[i].size() * DTypeSize(outputs[i]->dtype);
+    CheckResult r = CheckOutput(expected.values[i], expected.BoundsOf(i), bytes.substr(offset, n), outputs[i]->dtype,
+                                problem.check);
     offset += n;
     if (name.empty() || (!r.passed && worst.passed) || r.tolerance_used > worst.tolerance_used) {
       worst = r;
@@ -132,8 +133,8 @@ int FreshCallsToCheck(int fresh_calls, int64_t input_bytes_per_call) {
   return int(std::min<int64_t>(fresh_calls, affordable));
 }
 
-OutputJudgement JudgeOutputs(const Problem& problem, const std::vector<ExpectedOutputs>& expected,
-                             const CaseReport& rep, const std::string& outputs) {
+OutputJudgement JudgeOutputs(int variants, const CaseReport& rep, const std::string& outputs,
+                             const CallChecker& check_call) {
   OutputJudgement j;
   std::map<int, std::string> first_output_of_variant;
   const size_t per_call = rep.output_bytes_per_call;
@@ -141,7 +142,7 @@ OutputJudgement JudgeOutputs(const Problem& problem, const std::vector<ExpectedO
     const int index = rep.output_calls[i];
     const CallRecord& call = rep.calls[size_t(index)];
     std::string bytes = outputs.substr(i * per_call, per_call);
-    auto [check, buffer] = CheckCall(problem, expected[size_t(call.variant)], bytes);
+    auto [check, buffer] = check_call(call.variant, bytes);
     ++j.calls_checked;
     if (index == 0)
       j.check = check;
@@ -162,8 +163,8 @@ OutputJudgement JudgeOutputs(const Problem& problem, const std::vector<ExpectedO
     }
     j.detail = "call " + std::to_string(index + 1) + " (" + std::string(CallKindName(call.kind)) + ", input variant " +
                std::to_string(call.variant) + ") is wrong although the first call was right: " + what;
-    for (size_t v = 0; v < expected.size(); ++v)
-      if (int(v) != call.variant && CheckCall(problem, expected[v], bytes).first.passed)
+    for (int v = 0; v < variants; ++v)
+      if (v != call.variant && check_call(v, bytes).first.passed)
         j.detail += "; it is the answer for input variant " + std::to_string(v) +
                     ": results must not be cached between calls, every call gets new data";
   }

@@ -9,6 +9,7 @@
 //   anything from the first solve() on: signal, exit, CUDA error, hang   RE / TLE / MLE
 //   outputs                                                              WA, or MV when memory rules broke
 // The run-level verdict is core/verdict.h's WorstVerdict over the cases.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,11 +65,14 @@ inline constexpr int kFreshCallsCheckedMax = 32;
 inline constexpr int64_t kFreshCheckBytes = int64_t(256) << 20;
 int FreshCallsToCheck(int fresh_calls, int64_t input_bytes_per_call);
 
-OutputJudgement JudgeOutputs(const Problem& problem, const std::vector<ExpectedOutputs>& expected,
-                             const CaseReport& report, const std::string& outputs);
+// One call's outputs (every checked buffer, concatenated) against input variant `variant`'s
+// expected outputs: the worst buffer's result and that buffer's name.
+using CallChecker = std::function<std::pair<CheckResult, std::string>(int variant, const std::string& bytes)>;
 
-// One call's outputs (all output buffers, concatenated) against one variant's expected outputs:
-// the worst buffer's result and that buffer's name.
+OutputJudgement JudgeOutputs(int variants, const CaseReport& report, const std::string& outputs,
+                             const CallChecker& check);
+
+// CallChecker's rule for tolerance and exact checks: each buffer against its expected values.
 std::pair<CheckResult, std::string> CheckCall(const Problem& problem, const ExpectedOutputs& expected,
                                               const std::string& bytes);
 

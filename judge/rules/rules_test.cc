@@ -124,7 +124,12 @@ class JudgeOutputsTest : public ::testing::Test {
   }
   Problem problem;
   // Two input variants whose sums are 100 and 200.
-  std::vector<ExpectedOutputs> expected = {{{100.0}}, {{200.0}}};
+  std::vector<ExpectedOutputs> expected = {ExpectedOutputs{{{100.0}}, {}}, ExpectedOutputs{{{200.0}}, {}}};
+  OutputJudgement Judge(const CaseReport& report, const std::string& outputs) const {
+    return JudgeOutputs(int(expected.size()), report, outputs, [this](int v, const std::string& bytes) {
+      return CheckCall(problem, expected[size_t(v)], bytes);
+    });
+  }
 };
 
 TEST_F(JudgeOutputsTest, TableOfOutputs) {
@@ -151,7 +156,7 @@ TEST_F(JudgeOutputsTest, TableOfOutputs) {
            {"a memory violation outranks the answer", with_violation, Floats({99}), Verdict::kMemoryViolation,
             "changed its input", false},
        }) {
-    OutputJudgement j = JudgeOutputs(problem, expected, r.report, r.outputs);
+    OutputJudgement j = Judge(r.report, r.outputs);
     EXPECT_EQ(j.verdict, r.verdict) << r.name;
     EXPECT_TRUE(Has(j.detail, r.says)) << r.name << ": " << j.detail;
     EXPECT_EQ(j.diagnose, r.diagnose) << r.name;
@@ -160,19 +165,17 @@ TEST_F(JudgeOutputsTest, TableOfOutputs) {
 }
 
 TEST_F(JudgeOutputsTest, DeterminismIsSeenOnlyAcrossCallsOfTheSameVariant) {
-  OutputJudgement once = JudgeOutputs(problem, expected, Report({{CallKind::kCheck, 0}}), Floats({100}));
+  OutputJudgement once = Judge(Report({{CallKind::kCheck, 0}}), Floats({100}));
   EXPECT_FALSE(once.deterministic.has_value());
-  OutputJudgement same =
-      JudgeOutputs(problem, expected, Report({{CallKind::kCheck, 0}, {CallKind::kTimed, 0}}), Floats({100, 100}));
+  OutputJudgement same = Judge(Report({{CallKind::kCheck, 0}, {CallKind::kTimed, 0}}), Floats({100, 100}));
   EXPECT_EQ(same.deterministic, true);
-  OutputJudgement differs = JudgeOutputs(problem, expected, Report({{CallKind::kCheck, 0}, {CallKind::kTimed, 0}}),
-                                         Floats({100, 100.00001f}));
+  OutputJudgement differs = Judge(Report({{CallKind::kCheck, 0}, {CallKind::kTimed, 0}}), Floats({100, 100.00001f}));
   EXPECT_EQ(differs.deterministic, false);
   EXPECT_EQ(differs.verdict, Verdict::kAccepted);  // within tolerance: nondeterminism alone is no failure
 }
 
 TEST_F(JudgeOutputsTest, DiagnosticRerunsExplainAWrongFirstCall) {
-  auto wrong = [&] { return JudgeOutputs(problem, expected, Report({{CallKind::kCheck, 0}}), Floats({99})); };
+  auto wrong = [&] { return Judge(Report({{CallKind::kCheck, 0}}), Floats({99})); };
   CheckResult pass;
   pass.passed = true;
   OutputJudgement past_end = wrong();
@@ -268,6 +271,7 @@ TEST(CaseTiming, TableOfCalls) {
        }) {
     CaseResult result;
     result.min_bytes = 400 << 20;
+    result.work = Work{400 << 20, 0, 0};
     SummarizeTiming(r.report, {}, r.context, &result);
     EXPECT_EQ(int(result.samples.size()), r.samples) << r.name;
     EXPECT_NEAR(result.event.median, r.median_ms, 1e-9) << r.name;
@@ -282,6 +286,7 @@ TEST(CaseTiming, TableOfCalls) {
 TEST(CaseTiming, TheRankedFigureIsTheHonestMedianAndSamplesKeepTheirProcess) {
   CaseResult result;
   result.min_bytes = 1'000'000;
+  result.work = Work{1'000'000, 0, 0};
   SummarizeTiming(
       Calls({{CallKind::kTimed, 0, 0.1, 0.2}, {CallKind::kTimed, 1, 0.3, 0.4}, {CallKind::kTimed, 2, 0.2, 0.3}}),
       {0, 1, 1}, TimingContext{}, &result);
@@ -290,6 +295,20 @@ TEST(CaseTiming, TheRankedFigureIsTheHonestMedianAndSamplesKeepTheirProcess) {
   ASSERT_EQ(result.samples.size(), 3u);
   EXPECT_EQ(result.samples[1].process, 1);
   EXPECT_EQ(result.samples[2].variant, 2);
+  EXPECT_EQ(result.bound, Bound::kUnknown);  // no ceilings measured: no percentage
+  EXPECT_EQ(result.roofline_pct, 0);
+  // With the GPU's ceilings, the same median places the work on the roofline.
+  TimingContext measured;
+  measured.ceilings = Ceilings{10, 8, 100, ""};
+  CaseResult roof;
+  roof.work = Work{1'000'000, 0, 4'000'000};
+  roof.min_bytes = roof.work.bytes();
+  SummarizeTiming(
+      Calls({{CallKind::kTimed, 0, 0.1, 0.2}, {CallKind::kTimed, 1, 0.3, 0.4}, {CallKind::kTimed, 2, 0.2, 0.3}}), {},
+      measured, &roof);
+  EXPECT_NEAR(roof.gflops, 4'000'000 / 0.2e-3 / 1e9, 1e-9);
+  EXPECT_EQ(roof.bound, Bound::kMemory);                  // its bytes take 0.1 ms at 10 GB/s, its flops 0.04 ms
+  EXPECT_NEAR(roof.roofline_pct, 100 * 0.1 / 0.2, 1e-9);  // of the 0.2 ms median
 }
 
 TEST(CaseVerdict, FreshCallsCheckedAreAsManyAsTheirInputsAllowWithinBounds) {

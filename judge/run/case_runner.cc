@@ -12,6 +12,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "judge/device/checksum.h"
 #include "judge/measure/sample_stats.h"
 #include "judge/rules/case_timing.h"
 #include "judge/util/counter_rng.h"
@@ -50,14 +51,27 @@ Failure Tampered(const std::string& what) {
   return {Verdict::kRuntimeError, what + " (result channel tampered with?)"};
 }
 
-// The seeds of one fresh call, one per input buffer in signature order.
+// The seeds of one fresh call, one per buffer of input data in signature order.
 std::vector<uint64_t> FreshSeeds(uint64_t run_secret, const std::string& case_name, uint64_t request, int call,
                                  const CaseRequest& r) {
   std::vector<uint64_t> seeds;
   for (const ParamArg& p : r.params)
-    if (p.is_buffer && p.buffer.is_input)
+    if (p.is_buffer && p.buffer.HoldsInputData())
       seeds.push_back(FreshSeed(run_secret, case_name, request, call, seeds.size()));
   return seeds;
+}
+
+// The outputs' digest as the worker makes it (OutputsDigest of each checked buffer's checksum).
+uint64_t DigestOf(const CaseRequest& r, const std::string& outputs) {
+  std::vector<uint64_t> sums;
+  size_t offset = 0;
+  for (const ParamArg& p : r.params) {
+    if (!p.is_buffer || !p.buffer.IsChecked()) continue;
+    const size_t bytes = size_t(p.buffer.count) * DTypeSize(p.buffer.dtype);
+    sums.push_back(HostChecksum(outputs.data() + offset, bytes));
+    offset += bytes;
+  }
+  return OutputsDigest(sums);
 }
 
 // What a case_done must agree with: the request's variants, the fresh calls the judge timed, and
@@ -69,7 +83,7 @@ std::optional<std::string> Inconsistent(const CaseReport& rep, const CaseRequest
            std::to_string(per_call);
   int variants = 1;
   for (const ParamArg& p : request.params)
-    if (p.is_buffer && p.buffer.is_input) variants = int(p.buffer.variants.size());
+    if (p.is_buffer && p.buffer.HoldsInputData()) variants = int(p.buffer.variants.size());
   size_t fresh_seen = 0;
   for (size_t i = 0; i < rep.calls.size(); ++i) {
     const CallRecord& call = rep.calls[i];
@@ -98,14 +112,18 @@ CaseRequest BuildCaseRequest(const Problem& problem, const PreparedCase& c) {
   for (const Param& p : problem.params) {
     ParamArg arg;
     arg.is_buffer = p.is_buffer;
-    if (!p.is_buffer) {
+    if (p.IsIntScalar()) {
       arg.scalar = int32_t(c.spec.scalars.at(p.name));
+    } else if (p.IsRealScalar()) {
+      arg.is_real = true;
+      arg.real = float(c.spec.real_scalars.at(p.name));
     } else {
       arg.buffer.name = p.name;
-      arg.buffer.is_input = p.role == Role::kInput;
+      arg.buffer.role = p.role;
+      arg.buffer.writable = p.writable;
       arg.buffer.dtype = p.dtype;
       arg.buffer.count = problem.ElementCount(p, c.spec.scalars).value();
-      if (arg.buffer.is_input)
+      if (arg.buffer.HoldsInputData())
         for (const auto& inputs : c.variant_inputs) arg.buffer.variants.push_back(inputs.at(p.name));
     }
     r.params.push_back(std::move(arg));
@@ -232,6 +250,7 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
   bool ready = false;
   int calls = 0;
   std::optional<Clock::time_point> clock_started;  // the judge's clock, for the fresh call in flight
+  std::vector<size_t> reservoir;                   // large outputs: the fresh calls drawn so far (indices)
   const Limits& limits = problem_.limits;
   const size_t per_call = OutputBytesPerCall(request);
   for (;;) {
@@ -259,11 +278,19 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
       if (clock_started) {  // the fresh call in flight is done: its outputs stop the judge's clock
         out.fresh.back().judge_ms = std::chrono::duration<double, std::milli>(Clock::now() - *clock_started).count();
         clock_started.reset();
+        calls = progress->calls;
+        if (per_call > kSmallOutputBytesPerCall) {
+          if (!progress->digest || !progress->outputs.empty())
+            return fail(Tampered("the worker ended a large fresh call without the digest of its outputs"));
+          if (auto f = MaybeFetch(session, request, request_id, *progress->digest, out.fresh, reservoir))
+            return fail(*f);
+          continue;
+        }
         if (progress->outputs.size() != per_call)
           return fail(Tampered("the worker ended a fresh call with " + std::to_string(progress->outputs.size()) +
                                " output bytes, expected " + std::to_string(per_call)));
         out.fresh.back().outputs = std::move(progress->outputs);
-      } else if (!progress->outputs.empty())
+      } else if (!progress->outputs.empty() || progress->digest)
         return fail(Tampered("outputs came outside a fresh call"));
       calls = progress->calls;
       continue;
@@ -277,6 +304,71 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
     if (auto* fault = std::get_if<FaultMessage>(&*heard.message)) return fail(Faulted(*fault, calls));
     return fail(Unexpected(KindOf(*heard.message), "during a case"));
   }
+}
+
+// Reservoir sampling (Vitter's R) over the large fresh calls: the k-th of them is drawn at once
+// while fewer than `size` are held, else with probability size/k, replacing a held one at random;
+// the draws come from the run secret, after the call, so the worker cannot know which calls count.
+// What is held at the end is a uniform draw of `size` calls, checked by CheckFreshCalls.
+std::optional<Failure> CaseRunner::MaybeFetch(WorkerSession& session, const CaseRequest& request, uint64_t request_id,
+                                              uint64_t digest, std::vector<FreshCall>& fresh,
+                                              std::vector<size_t>& reservoir) {
+  const int call = fresh.back().call;
+  const size_t k = fresh.size();
+  const size_t size = size_t(FreshCallsToCheck(kFreshCallsCheckedMax, InputBytesPerCall(request)));
+  const uint64_t draw = FreshSeed(config_.run_secret, request.name, request_id, call, size_t(-1)) % k;
+  std::optional<size_t> slot;
+  if (!request.noop) {  // the calibration's outputs are the empty solve()'s: nothing to check
+    if (reservoir.size() < size)
+      slot = reservoir.size();
+    else if (draw < size)
+      slot = size_t(draw);
+  }
+  if (auto gone = session.Send(FetchMessage{call, slot.has_value()}))
+    return WorkerEnded(*gone, "after call " + std::to_string(call + 1), problem_.limits, !request.noop);
+  if (!slot) return std::nullopt;
+  Heard heard = session.Next(problem_.limits.setup_seconds * config_.time_scale);
+  if (!heard.ok())
+    return heard.event.kind == WorkerEvent::Kind::kTimeout
+               ? Failure{Verdict::kInternalError,
+                         "the worker did not send the outputs of call " + std::to_string(call + 1) + " when asked"}
+               : WorkerEnded(heard.event, "sending the outputs of call " + std::to_string(call + 1), problem_.limits,
+                             true);
+  auto* got = std::get_if<CallOutputsMessage>(&*heard.message);
+  if (!got || got->call != call) return Tampered("the worker answered a fetch with something else");
+  if (got->outputs.size() != OutputBytesPerCall(request))
+    return Tampered("call " + std::to_string(call + 1) + "'s outputs came with " + std::to_string(got->outputs.size()) +
+                    " bytes, expected " + std::to_string(OutputBytesPerCall(request)));
+  if (DigestOf(request, got->outputs) != digest)
+    return Tampered("call " + std::to_string(call + 1) +
+                    "'s outputs are not what they were when the call ended (their digest differs)");
+  fresh.back().outputs = std::move(got->outputs);
+  if (*slot < reservoir.size()) {
+    fresh[reservoir[*slot]].outputs.clear();  // evicted: no longer checked, no longer held
+    reservoir[*slot] = k - 1;
+  } else {
+    reservoir.push_back(k - 1);
+  }
+  return std::nullopt;
+}
+
+std::pair<CheckResult, std::string> CaseRunner::CheckOneCall(const Case& inputs, const ExpectedOutputs& expected,
+                                                             const std::string& bytes) const {
+  if (problem_.check.kind != CheckKind::kReference || !config_.reference) return CheckCall(problem_, expected, bytes);
+  auto r = config_.reference->Check(problem_, inputs, expected, bytes);
+  if (r) {
+    std::string buffer;
+    int index = 0;
+    for (const Param& p : problem_.params)
+      if (p.IsChecked() && index++ == r->worst_output) buffer = p.name;
+    return {*r, buffer};
+  }
+  // The checker is the problem's: its failure is the judge's, said where the verdict is made.
+  CheckResult failed;
+  failed.custom = true;
+  failed.message = "the problem's checker failed: " + r.error().message;
+  failed.tolerance_used = std::numeric_limits<double>::infinity();
+  return {failed, "checker"};
 }
 
 std::optional<std::pair<double, double>> CaseRunner::CalibrateFresh(const CaseRequest& request) {
@@ -316,7 +408,8 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c) {
   result.kind = c.spec.kind;
   result.note = c.spec.note;
   result.scalars = c.spec.scalars;
-  result.min_bytes = problem_.MinimumBytes(c.spec.scalars).value();
+  result.work = problem_.WorkAt(c.spec.scalars).value();
+  result.min_bytes = result.work.bytes();
   result.input_variants = int(c.expected.size());
   session_.MarkOutput();
   CaseRequest request = BuildCaseRequest(problem_, c);
@@ -375,15 +468,16 @@ void CaseRunner::TimeInMoreProcesses(const PreparedCase& c, const CaseRequest& r
 
 bool CaseRunner::WantsFreshInputs(const PreparedCase& c, const CaseRequest& request) const {
   if (!c.spec.IsPerformance() || config_.single_call || !config_.reference || c.variant_inputs.empty()) return false;
+  (void)request;
   for (const auto& [name, spec] : c.variant_inputs[0])
     if (!spec.generate) return false;
-  return OutputBytesPerCall(request) <= kSmallOutputBytesPerCall;
+  return true;
 }
 
 void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome,
                        const std::optional<std::pair<double, double>>& calibration, CaseResult& result) {
   TimingContext timing{config_.window_correction_ms, config_.single_call, config_.plausible_gbps,
-                       config_.plausible_basis, JudgeClock{}};
+                       config_.plausible_basis,      JudgeClock{},        config_.ceilings};
   for (const FreshCall& f : outcome.fresh) timing.judge_clock.call_ms[f.call] = f.judge_ms;
   timing.judge_clock.wanted = !outcome.fresh.empty();
   if (calibration) {
@@ -392,7 +486,14 @@ void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome,
     timing.judge_clock.calibration_spread_ms = calibration->second;
   }
   SummarizeTiming(outcome.report, outcome.call_process, timing, &result);
-  OutputJudgement j = JudgeOutputs(problem_, c.expected, outcome.report, outcome.outputs);
+  auto variant_case = [&](int v) {
+    Case variant = c.spec;
+    variant.inputs = c.variant_inputs.at(size_t(v));
+    return variant;
+  };
+  OutputJudgement j = JudgeOutputs(
+      int(c.expected.size()), outcome.report, outcome.outputs,
+      [&](int v, const std::string& bytes) { return CheckOneCall(variant_case(v), c.expected.at(size_t(v)), bytes); });
   // A case that failed on its first call is run again in two diagnostic modes, to say why.
   if (j.diagnose) {
     CaseRequest zero_guard = BuildCaseRequest(problem_, c);
@@ -417,22 +518,24 @@ void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome,
 // Fresh calls drawn from the run secret after the case (FreshCallsToCheck says how many), so the
 // worker cannot know which; the references run in parallel, each in its own child process.
 void CaseRunner::CheckFreshCalls(const PreparedCase& c, const Outcome& outcome, CaseResult& result) {
-  if (outcome.fresh.empty()) return;
   auto start = Clock::now();
   std::vector<std::string> input_names;
-  for (const Param& p : problem_.params)
-    if (p.is_buffer && p.role == Role::kInput) input_names.push_back(p.name);
-  std::vector<size_t> order(outcome.fresh.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  int64_t input_bytes = 0;
+  for (const Param& p : problem_.params) {
+    if (!p.HoldsInputData()) continue;
+    input_names.push_back(p.name);
+    input_bytes += problem_.ElementCount(p, c.spec.scalars).value() * int64_t(DTypeSize(p.dtype));
+  }
+  // The calls whose outputs the judge holds: all of them when small, else the reservoir's draw.
+  std::vector<size_t> order;
+  for (size_t i = 0; i < outcome.fresh.size(); ++i)
+    if (!outcome.fresh[i].outputs.empty()) order.push_back(i);
+  if (order.empty()) return;
   uint64_t state = FreshSeed(config_.run_secret, c.spec.name, requests_, -1, 0);
   for (size_t i = order.size(); i > 1; --i) {  // Fisher-Yates with the counter RNG's mixer
     state = rng::SplitMix64(state + i);
     std::swap(order[i - 1], order[size_t(state % i)]);
   }
-  int64_t input_bytes = 0;
-  for (const Param& p : problem_.params)
-    if (p.is_buffer && p.role == Role::kInput)
-      input_bytes += problem_.ElementCount(p, c.spec.scalars).value() * int64_t(DTypeSize(p.dtype));
   // A draw whose answer is far smaller or larger than the published one's is not checked (as for the
   // hidden variants, check/case_preparation.h): the next one in the random order takes its place.
   const size_t want = size_t(FreshCallsToCheck(int(order.size()), input_bytes));
@@ -455,7 +558,7 @@ void CaseRunner::CheckFreshCalls(const PreparedCase& c, const Outcome& outcome, 
         return;
       }
       if (SizeDistance(*expected, c.expected.at(0)) > std::log(kVariantMagnitudeRatio)) continue;
-      auto [check, buffer] = CheckCall(problem_, *expected, f.outputs);
+      auto [check, buffer] = CheckOneCall(FreshCase(c, input_names, f.seeds), *expected, f.outputs);
       ++result.calls_checked;
       ++checked;
       if (check.passed) continue;
@@ -474,7 +577,9 @@ void CaseRunner::CheckFreshCalls(const PreparedCase& c, const Outcome& outcome, 
 std::optional<CheckResult> CaseRunner::Rerun(const PreparedCase& c, const CaseRequest& request) {
   Outcome o = Request(c, request);
   if (o.failure || o.report.violation || o.report.output_calls.empty()) return std::nullopt;
-  return CheckCall(problem_, c.expected[0], o.outputs.substr(0, o.report.output_bytes_per_call)).first;
+  Case published = c.spec;
+  published.inputs = c.variant_inputs.at(0);
+  return CheckOneCall(published, c.expected[0], o.outputs.substr(0, o.report.output_bytes_per_call)).first;
 }
 
 Expected<DeviceInfo> ProbeDevice(const std::string& worker_program, DeviceKind device,
@@ -485,8 +590,8 @@ Expected<DeviceInfo> ProbeDevice(const std::string& worker_program, DeviceKind d
   return std::get<DeviceMessage>(*m).info;
 }
 
-Expected<ReadCeiling> MeasureCeiling(const std::string& worker_program, DeviceKind device,
-                                     const std::atomic<bool>* interrupted) {
+Expected<Ceilings> MeasureCeiling(const std::string& worker_program, DeviceKind device,
+                                  const std::atomic<bool>* interrupted) {
   auto m = AskTrustedWorker({worker_program, "__worker"}, device, CeilingMessage{}, MessageKind::kCeilingMeasured,
                             interrupted, kInitSeconds);
   if (!m) return MakeError(ErrorCode::kInternal, m.error().message);

@@ -28,6 +28,7 @@ struct CaseRunnerConfig {
   size_t output_cap_bytes = 64 * 1024;
   const std::atomic<bool>* interrupted = nullptr;  // set by SIGINT/SIGTERM
   double plausible_gbps = 0;                       // a result above this is implausible (0: unknown)
+  Ceilings ceilings;                               // this GPU's, for the roofline figures
   std::string plausible_basis;                     // where that bound comes from, for the flag's text
   bool sandbox = true;
   std::vector<std::string> wrapper;    // runs the worker under this (compute-sanitizer ...)
@@ -61,6 +62,8 @@ class CaseRunner {
     int call = 0;     // index into the report's calls
     std::vector<uint64_t> seeds;
     double judge_ms = 0;  // the judge's clock, from sending the seeds to the call's outputs
+    // Its outputs: every call's when they are small, else only those of the calls the judge drew
+    // (the reservoir, FetchDraw); empty otherwise.
     std::string outputs;
   };
 
@@ -83,8 +86,16 @@ class CaseRunner {
   // submission: the judge's own share of a fresh call (median, ms), and its spread; nullopt when
   // that worker failed (then the case's judge-clock check is skipped, and the report says so).
   std::optional<std::pair<double, double>> CalibrateFresh(const CaseRequest& request);
+  // A large fresh call's progress: whether to fetch its outputs (the reservoir of calls to check),
+  // and if so, the outputs, held to the digest the progress carried. A failure ends the exchange.
+  std::optional<Failure> MaybeFetch(WorkerSession& session, const CaseRequest& request, uint64_t request_id,
+                                    uint64_t digest, std::vector<FreshCall>& fresh, std::vector<size_t>& reservoir);
   // Checks a few fresh calls' outputs with the reference; a failure is the case's verdict.
   void CheckFreshCalls(const PreparedCase& c, const Outcome& outcome, CaseResult& result);
+  // One call's outputs against one variant's expected ones, by the problem's check (its own
+  // checker for "reference": a child process of the reference, on the case's inputs made again).
+  std::pair<CheckResult, std::string> CheckOneCall(const Case& inputs, const ExpectedOutputs& expected,
+                                                   const std::string& bytes) const;
   void Judge(const PreparedCase& c, const Outcome& outcome, const std::optional<std::pair<double, double>>& calibration,
              CaseResult& result);
   bool WantsFreshInputs(const PreparedCase& c, const CaseRequest& request) const;
@@ -108,8 +119,8 @@ CaseRequest BuildCaseRequest(const Problem& problem, const PreparedCase& c);
 // Starts a worker and asks it to open the device: the no-GPU check, done before compiling.
 Expected<DeviceInfo> ProbeDevice(const std::string& worker_program, DeviceKind device,
                                  const std::atomic<bool>* interrupted);
-// A throw-away worker measures the device's read ceiling (GB/s); no submission code is involved.
-Expected<ReadCeiling> MeasureCeiling(const std::string& worker_program, DeviceKind device,
-                                     const std::atomic<bool>* interrupted);
+// A throw-away worker measures the device's ceilings; no submission code is involved.
+Expected<Ceilings> MeasureCeiling(const std::string& worker_program, DeviceKind device,
+                                  const std::atomic<bool>* interrupted);
 
 }  // namespace judge

@@ -9,13 +9,10 @@
 namespace judge {
 
 void AddHiddenSizeCases(const Problem& problem, uint64_t run_secret, std::vector<Case>* cases) {
-  const Param* scalar = nullptr;
+  std::vector<const Param*> sizes;  // the scalars a twin varies; parameters (a bin count) stay
   for (const Param& p : problem.params)
-    if (!p.is_buffer) {
-      scalar = &p;
-      break;
-    }
-  if (!scalar) return;
+    if (p.IsIntScalar() && p.unpredictable) sizes.push_back(&p);
+  if (sizes.empty()) return;
   std::vector<Case> twins;
   uint64_t draw = run_secret;
   for (const Case& c : *cases) {
@@ -23,13 +20,16 @@ void AddHiddenSizeCases(const Problem& problem, uint64_t run_secret, std::vector
     bool generated = true;
     for (const auto& [name, spec] : c.inputs) generated &= spec.generate.has_value();
     if (!generated) continue;
-    draw = draw * 6364136223846793005ULL + 1442695040888963407ULL;
-    int64_t n = c.scalars.at(scalar->name);
-    int64_t twin_n =
-        std::max<int64_t>(scalar->min, n - n / 100 - int64_t((draw >> 33) % uint64_t(std::max<int64_t>(1, n / 12))));
     Case twin = c;
+    // Each size 88-99% of the official one, on its own draw, a multiple of what the problem asks.
+    for (const Param* scalar : sizes) {
+      draw = draw * 6364136223846793005ULL + 1442695040888963407ULL;
+      int64_t n = c.scalars.at(scalar->name);
+      int64_t twin_n = n - n / 100 - int64_t((draw >> 33) % uint64_t(std::max<int64_t>(1, n / 12)));
+      twin_n -= twin_n % scalar->multiple_of;
+      twin.scalars[scalar->name] = std::max<int64_t>(scalar->min, twin_n);
+    }
     twin.name = c.name + std::string(kHiddenSuffix);
-    twin.scalars[scalar->name] = twin_n;
     twin.note = "size drawn for this run only (" + FormatScalars(twin.scalars) + "), so it cannot be special-cased";
     for (auto& [name, spec] : twin.inputs) spec.generate->seed ^= draw;
     if (problem.CheckSizes(twin.scalars).ok()) twins.push_back(std::move(twin));

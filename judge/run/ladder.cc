@@ -64,7 +64,7 @@ std::vector<std::vector<std::string>> Cells(const std::vector<LadderRung>& rungs
     double peak = r.report.device ? r.report.device->peak_bandwidth_gbps : 0;
     double ms = Median(big);
     row.push_back(Fixed(gbps, "%.0f"));
-    row.push_back(Fixed(r.report.ceiling_gbps > 0 ? 100 * gbps / r.report.ceiling_gbps : 0, "%.1f%%"));
+    row.push_back(big && gbps > 0 ? Fixed(big->roofline_pct, "%.1f%%") : "-");
     row.push_back(Fixed(peak > 0 ? 100 * gbps / peak : 0, "%.1f%%"));
     row.push_back(previous > 0 && ms > 0 ? Fixed(previous / ms, "%.2fx") : "-");
     if (ms > 0) previous = ms;

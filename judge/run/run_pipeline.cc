@@ -53,9 +53,13 @@ std::string UtcNow() {
   return buf;
 }
 
-std::unique_ptr<Compiler> CompilerFor(DeviceKind device) {
+// The problem's libraries are linked into CUDA submissions (a cuBLAS yardstick); the host double's
+// solve() is plain C++.
+std::unique_ptr<Compiler> CompilerFor(DeviceKind device, const Problem& problem) {
   if (device == DeviceKind::kHost) return std::make_unique<HostCompiler>();
-  return std::make_unique<NvccCompiler>();
+  std::vector<std::string> flags;
+  for (const auto& library : problem.libraries) flags.push_back("-l" + library);
+  return std::make_unique<NvccCompiler>("", flags);
 }
 
 std::string TargetFor(DeviceKind device, const std::string& arch, const DeviceInfo* info) {
@@ -106,7 +110,7 @@ Status Build(const RunOptions& o, const Problem& problem, RunReport& report) {
     b.library_path = fs::absolute(o.submission).string();
   } else {
     if (o.on_stage) o.on_stage("compiling");
-    auto compiler = CompilerFor(o.device);
+    auto compiler = CompilerFor(o.device, problem);
     b.target = TargetFor(o.device, o.arch, report.device ? &*report.device : nullptr);
     CompileCache cache(o.cache_dir, CompileSandboxPolicy{o.sandbox});
     SourceForBuild source(o.submission);
@@ -168,20 +172,20 @@ Expected<std::shared_ptr<const DeviceFacts>> Probe(const RunOptions& o) {
   if (!info) return info.error();
   auto facts = std::make_shared<DeviceFacts>();
   facts->info = *info;
-  if (auto cached = LoadCeiling(o.cache_dir, *info)) {
-    facts->ceiling_gbps = *cached;
+  if (auto cached = LoadCeilings(o.cache_dir, *info)) {
+    facts->ceilings = *cached;
     facts->ceiling_source = "cached";
     return std::shared_ptr<const DeviceFacts>(facts);
   }
   auto measured = MeasureCeiling(o.worker_program, o.device, o.interrupted);
-  if (!measured || !(measured->gbps > 0)) {
+  if (!measured || !(measured->read_gbps > 0) || !(measured->copy_gbps > 0) || !(measured->fp32_gflops > 0)) {
     facts->ceiling_source = "not measured: " + (measured ? std::string("no result") : measured.error().message);
-    facts->warning = "the bandwidth ceiling could not be measured (" + facts->ceiling_source + ")";
+    facts->warning = "the device's ceilings could not be measured (" + facts->ceiling_source + ")";
     return std::shared_ptr<const DeviceFacts>(facts);
   }
-  facts->ceiling_gbps = measured->gbps;
+  facts->ceilings = *measured;
   facts->ceiling_source = "measured: " + measured->shape;
-  (void)StoreCeiling(o.cache_dir, *info, measured->gbps);
+  (void)StoreCeilings(o.cache_dir, *info, *measured);
   return std::shared_ptr<const DeviceFacts>(facts);
 }
 
@@ -332,7 +336,9 @@ Status AttachDevice(const RunOptions& o, RunReport& report) {
     facts = *probed;
   }
   report.device = facts->info;
-  report.ceiling_gbps = facts->ceiling_gbps;
+  report.ceiling_gbps = facts->ceilings.read_gbps;
+  report.copy_gbps = facts->ceilings.copy_gbps;
+  report.fp32_gflops = facts->ceilings.fp32_gflops;
   report.ceiling_source = facts->ceiling_source;
   if (!facts->warning.empty()) report.warnings.push_back(facts->warning);
   return Status::Ok();
@@ -356,6 +362,8 @@ CaseRunnerConfig RunnerConfig(const RunOptions& o, const RunReport& report) {
     config.plausible_gbps = report.device->peak_bandwidth_gbps * 1.02;
     config.plausible_basis = "2% above the peak from device attributes";
   }
+  // The host double's ceilings are one core's: its percentages say little, but the figures run.
+  config.ceilings = Ceilings{report.ceiling_gbps, report.copy_gbps, report.fp32_gflops, ""};
   config.sandbox = o.sandbox;
   config.hot = o.hot;
   // CUDA events cost ~1.3 us, a steady measurable share of a 9 us kernel; the host double's clock
@@ -414,7 +422,8 @@ Expected<RunReport> RunSubmission(const RunOptions& o) {
   auto problem = LoadRunProblem(o);
   if (!problem) return problem.error();
   report.problem = problem->name;
-  report.tolerance = problem->tolerance;
+  report.tolerance = problem->check.tolerance;
+  report.check = problem->check.Describe();
   auto cases = LoadRunCases(o, *problem);
   if (!cases) return cases.error();
   JUDGE_TRY(AttachDevice(o, report));
@@ -443,20 +452,19 @@ Expected<std::unique_ptr<CompilePool>> CompileAhead(const RunOptions& o, const s
   if (!problem) return problem.error();
   std::vector<std::function<void()>> compiles;
   for (const auto& path : files)
-    compiles.push_back([o, path, target, entry = problem->entry_point, declaration = problem->Declaration()] {
+    compiles.push_back([o, path, target, problem = *problem] {
       // A failure here is found again, and reported, when the submission is graded.
       if (!o.cache_dir.empty() && ExtensionOf(path) != ".so")
-        (void)BuildOnly(path, o.device, target, o.cache_dir, entry, declaration, o.sandbox);
+        (void)BuildOnly(path, o.device, target, o.cache_dir, problem, o.sandbox);
     });
   const int threads = std::max(1, std::min(jobs, int(compiles.size())));
   return std::make_unique<CompilePool>(threads, std::move(compiles));
 }
 
 Expected<BuildOnlyResult> BuildOnly(const std::string& source, DeviceKind device, const std::string& arch,
-                                    const std::string& cache_dir, const std::string& entry_point,
-                                    const std::string& declaration, bool sandbox) {
+                                    const std::string& cache_dir, const Problem& problem, bool sandbox) {
   JUDGE_TRY(ValidateSubmissionPath(source));
-  auto compiler = CompilerFor(device);
+  auto compiler = CompilerFor(device, problem);
   CompileCache cache(cache_dir, CompileSandboxPolicy{sandbox});
   SourceForBuild compiled(source);
   auto built = cache.Build(*compiler, compiled.path(), TargetFor(device, arch, nullptr), 600);
@@ -465,7 +473,7 @@ Expected<BuildOnlyResult> BuildOnly(const std::string& source, DeviceKind device
   if (!r.ok) return r;
   auto symbols = ReadExportedFunctions(r.library_path);
   if (!symbols) return symbols.error();
-  EntryPointCheck entry = CheckEntryPoint(*symbols, entry_point, declaration);
+  EntryPointCheck entry = CheckEntryPoint(*symbols, problem.entry_point, problem.Declaration());
   if (!entry.found) {
     r.ok = false;
     r.log += "error: " + entry.message + "\n";

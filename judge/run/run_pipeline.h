@@ -13,6 +13,7 @@
 #include "judge/build/compile_pool.h"
 #include "judge/check/case_preparation.h"
 #include "judge/core/run_report.h"
+#include "judge/problem/problem.h"
 #include "judge/supervise/worker_ahead.h"
 #include "judge/util/expected.h"
 
@@ -20,7 +21,7 @@ namespace judge {
 
 struct DeviceFacts {
   DeviceInfo info;
-  double ceiling_gbps = 0;
+  Ceilings ceilings;  // measured by the judge's kernels, or cached (zeros: not measured)
   std::string ceiling_source;
   std::string warning;  // why the ceiling is missing, for every report
 };
@@ -82,7 +83,6 @@ struct BuildOnlyResult {
   SandboxReport sandbox;  // what confined the compiler
 };
 Expected<BuildOnlyResult> BuildOnly(const std::string& source, DeviceKind device, const std::string& arch,
-                                    const std::string& cache_dir, const std::string& entry_point,
-                                    const std::string& declaration, bool sandbox = true);
+                                    const std::string& cache_dir, const Problem& problem, bool sandbox = true);
 
 }  // namespace judge

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <thread>
 
+#include "judge/device/generate_kernel.h"
 #include "judge/util/counter_rng.h"
 
 namespace judge {
 namespace {
 
-using rng::AddMul;
 using rng::StreamKey;
 using rng::Unit;
 
@@ -28,7 +28,8 @@ void ParallelChunks(int64_t count, F fill) {
   for (auto& th : pool) th.join();
 }
 
-// The distribution is resolved once, so the per-element loop is only the hash and the arithmetic.
+// The distributions the device can make run the device's own arithmetic (CounterValue, one
+// definition for both); the normal one stays here.
 template <typename T>
 void FillParallel(const GeneratorSpec& g, T* out, int64_t count) {
   auto run = [&](auto value) {
@@ -36,21 +37,15 @@ void FillParallel(const GeneratorSpec& g, T* out, int64_t count) {
       for (int64_t i = b; i < e; ++i) out[i] = static_cast<T>(value(uint64_t(i)));
     });
   };
-  const uint64_t k0 = StreamKey(g.seed, 0), k1 = StreamKey(g.seed, 1), k2 = StreamKey(g.seed, 2);
-  const double low = g.low, span = g.high - g.low, span_int = g.high - g.low + 1;
-  if (g.dist == "uniform")
-    run([&](uint64_t i) { return AddMul(low, span, Unit(k0, i)); });
-  else if (g.dist == "uniform_int")
-    run([&](uint64_t i) { return std::floor(AddMul(low, span_int, Unit(k0, i))); });
-  else if (g.dist == "constant")
-    run([&](uint64_t) { return g.value; });
-  else if (g.dist == "arange")
-    run([&](uint64_t i) { return AddMul(g.start, g.step, double(i)); });
-  else  // normal, Box-Muller on two independent streams
+  if (auto fill = CounterFillFor(g, std::is_same_v<T, float> ? DType::kFloat32 : DType::kInt32)) {
+    run([&](uint64_t i) { return CounterValue(*fill, i); });
+  } else {  // normal, Box-Muller on two independent streams
+    const uint64_t k1 = StreamKey(g.seed, 1), k2 = StreamKey(g.seed, 2);
     run([&](uint64_t i) {
       double u1 = std::max(Unit(k1, i), 0x1.0p-60), u2 = Unit(k2, i);
       return g.mean + g.stddev * std::sqrt(-2 * std::log(u1)) * std::cos(6.283185307179586 * u2);
     });
+  }
   for (size_t i = 0; i < g.head.size() && int64_t(i) < count; ++i) out[i] = static_cast<T>(g.head[i]);
 }
 
@@ -82,6 +77,9 @@ std::optional<CounterFill> CounterFillFor(const GeneratorSpec& g, DType dtype) {
     f.b = g.step;
   } else
     return std::nullopt;  // normal: log and cos round differently on the device
+  f.hot_value = g.hot_value;
+  f.hot_fraction = g.hot_fraction;
+  f.hot_key = StreamKey(g.seed, 3);
   return f;
 }
 

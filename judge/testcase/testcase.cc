@@ -37,8 +37,8 @@ Expected<std::vector<double>> ParseNumbers(const Json& arr, const JsonContext& c
 
 Expected<GeneratorSpec> ParseGenerator(const Json& j, const JsonContext& ctx) {
   GeneratorSpec g;
-  JUDGE_TRY(
-      RejectUnknownKeys(j, {"dist", "low", "high", "mean", "stddev", "value", "start", "step", "seed", "head"}, ctx));
+  JUDGE_TRY(RejectUnknownKeys(
+      j, {"dist", "low", "high", "mean", "stddev", "value", "start", "step", "seed", "head", "hot"}, ctx));
   auto dist = GetString(j, "dist", ctx);
   if (!dist) return dist.error();
   if (!kDistributions.count(*dist))
@@ -69,6 +69,21 @@ Expected<GeneratorSpec> ParseGenerator(const Json& j, const JsonContext& ctx) {
     return ctx.Fail("uniform_int draws integers from low to high inclusive: give integer bounds, not " +
                     Json(g.low).dump() + " and " + Json(g.high).dump());
   if (g.stddev < 0) return ctx.Child("stddev").Fail("must not be negative, got " + Json(g.stddev).dump());
+  if (j.contains("hot")) {
+    auto hot = GetObject(j, "hot", ctx);
+    if (!hot) return hot.error();
+    JsonContext hc = ctx.Child("hot");
+    JUDGE_TRY(RejectUnknownKeys(**hot, {"value", "fraction"}, hc));
+    auto value = GetNumber(**hot, "value", hc);
+    auto fraction = GetNumber(**hot, "fraction", hc);
+    if (!value) return value.error();
+    if (!fraction) return fraction.error();
+    if (!(*fraction >= 0 && *fraction <= 1))
+      return hc.Child("fraction").Fail("a probability, 0 to 1, not " + Json(*fraction).dump());
+    if (g.dist == "normal") return hc.Fail("\"hot\" goes with uniform, uniform_int, constant or arange");
+    g.hot_value = *value;
+    g.hot_fraction = *fraction;
+  }
   if (j.contains("head")) {
     auto head = GetArray(j, "head", ctx);
     if (!head) return head.error();
@@ -99,6 +114,10 @@ std::pair<double, double> GeneratorRange(const GeneratorSpec& g, int64_t count) 
     lo = std::min(lo, h);
     hi = std::max(hi, h);
   }
+  if (g.hot_fraction > 0) {
+    lo = std::min(lo, g.hot_value);
+    hi = std::max(hi, g.hot_value);
+  }
   return {lo, hi};
 }
 
@@ -110,7 +129,8 @@ Status CheckHeld(const std::vector<double>& values, const Param& p, const JsonCo
   return Status::Ok();
 }
 
-Status ValidateInput(const InputSpec& spec, const Param& p, int64_t count, const JsonContext& ctx) {
+Status ValidateInput(const InputSpec& spec, const Param& p, int64_t count, const ScalarValues& scalars,
+                     const JsonContext& ctx) {
   if (spec.values && int64_t(spec.values->size()) != count)
     return ctx.Child("values").Fail("has " + std::to_string(spec.values->size()) + " elements but " + p.name +
                                     " needs " + p.size_expr + " = " + std::to_string(count));
@@ -129,9 +149,16 @@ Status ValidateInput(const InputSpec& spec, const Param& p, int64_t count, const
       return ctx.Child("generate")
           .Fail("its values reach [" + Json(lo).dump() + ", " + Json(hi).dump() + "]: " + DTypeLimits(p.dtype));
   }
-  if ((p.value_min && lo < *p.value_min) || (p.value_max && hi > *p.value_max))
-    return ctx.Fail("values reach [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                    "], outside the problem's range for " + p.name);
+  std::optional<double> mn, mx;  // the problem's bounds at this case's scalars
+  for (auto [bound, into] : {std::pair{&p.value_min, &mn}, std::pair{&p.value_max, &mx}}) {
+    if (!*bound) continue;
+    auto v = (*bound)->At(scalars);
+    if (!v) return MakeError(v.error().code, p.where + ": " + v.error().message);
+    *into = *v;
+  }
+  if ((mn && lo < *mn) || (mx && hi > *mx))
+    return ctx.Fail("values reach [" + Json(lo).dump() + ", " + Json(hi).dump() + "], outside the problem's range [" +
+                    (mn ? Json(*mn).dump() : "-inf") + ", " + (mx ? Json(*mx).dump() : "inf") + "] for " + p.name);
   return Status::Ok();
 }
 
@@ -162,23 +189,32 @@ Expected<Case> ParseCase(const Json& j, const JsonContext& ctx, const Problem& p
   if (!note) return note.error();
   c.note = *note;
   for (auto it = (*scalars)->begin(); it != (*scalars)->end(); ++it) {
+    const Param* p = problem.FindParam(it.key());
+    if (p && p->IsRealScalar()) {
+      auto v = GetNumber(**scalars, it.key(), ctx.Child("scalars"));
+      if (!v) return v.error();
+      c.real_scalars[it.key()] = *v;
+      continue;
+    }
     auto v = GetInteger(**scalars, it.key(), ctx.Child("scalars"));
     if (!v) return v.error();
     c.scalars[it.key()] = *v;
   }
-  if (auto st = problem.ValidateScalars(c.scalars); !st) return ctx.Child("scalars").Fail(st.error().message);
+  if (auto st = problem.ValidateScalars(c.scalars, c.real_scalars); !st)
+    return ctx.Child("scalars").Fail(st.error().message);
   // A size the problem cannot evaluate here is problem.json's to fix: its error names that file.
   if (auto st = problem.CheckSizes(c.scalars); !st)
     return MakeError(st.error().code, st.error().message + " (case \"" + c.name + "\" of " + ctx.file() + ")");
   size_t literals = 0;
   for (const Param& p : problem.params) {
-    if (!p.is_buffer || p.role != Role::kInput) continue;
+    if (!p.HoldsInputData()) continue;
     JsonContext ic = ctx.Child("inputs").Child(p.name);
     auto spec_json = RequireField(**inputs, p.name, ctx.Child("inputs"));
     if (!spec_json) return spec_json.error();
     auto spec = ParseInputSpec(**spec_json, ic);
     if (!spec) return spec.error();
-    if (auto st = ValidateInput(*spec, p, problem.ElementCount(p, c.scalars).value(), ic); !st) return st.error();
+    if (auto st = ValidateInput(*spec, p, problem.ElementCount(p, c.scalars).value(), c.scalars, ic); !st)
+      return st.error();
     if (spec->values && (literals += spec->values->size()) > kMaxLiteralValues)
       return ic.Child("values").Fail("the case's literal values number " + std::to_string(literals) +
                                      ", more than the " + std::to_string(kMaxLiteralValues) +
@@ -188,8 +224,8 @@ Expected<Case> ParseCase(const Json& j, const JsonContext& ctx, const Problem& p
   }
   for (auto it = (*inputs)->begin(); it != (*inputs)->end(); ++it) {
     const Param* p = problem.FindParam(it.key());
-    if (!p || !p->is_buffer || p->role != Role::kInput)
-      return ctx.Child("inputs").Child(it.key()).Fail("not an input buffer of problem " + problem.name);
+    if (!p || !p->HoldsInputData())
+      return ctx.Child("inputs").Child(it.key()).Fail("not an input or inout buffer of problem " + problem.name);
   }
   return c;
 }
@@ -235,17 +271,19 @@ Expected<InputSpec> ParseInputSpec(const Json& j, const JsonContext& ctx) {
 Json InputSpecToJson(const InputSpec& spec) {
   if (spec.values) return Json{{"values", *spec.values}};
   const GeneratorSpec& g = *spec.generate;
-  return Json{{"generate",
-               {{"dist", g.dist},
-                {"low", g.low},
-                {"high", g.high},
-                {"mean", g.mean},
-                {"stddev", g.stddev},
-                {"value", g.value},
-                {"start", g.start},
-                {"step", g.step},
-                {"seed", int64_t(g.seed)},
-                {"head", g.head}}}};
+  Json j = {{"generate",
+             {{"dist", g.dist},
+              {"low", g.low},
+              {"high", g.high},
+              {"mean", g.mean},
+              {"stddev", g.stddev},
+              {"value", g.value},
+              {"start", g.start},
+              {"step", g.step},
+              {"seed", int64_t(g.seed)},
+              {"head", g.head}}}};
+  if (g.hot_fraction > 0) j["generate"]["hot"] = {{"value", g.hot_value}, {"fraction", g.hot_fraction}};
+  return j;
 }
 
 Expected<std::vector<Case>> LoadTestcaseFile(const std::string& path, const Problem& problem) {

@@ -22,6 +22,9 @@ struct GeneratorSpec {
   double start = 0, step = 1;    // arange
   uint64_t seed = 1;
   std::vector<double> head;  // overrides the first elements (e.g. one large value first)
+  // Contention: each element is hot_value with probability hot_fraction (0: never), drawn from a
+  // stream of its own, else drawn from `dist`.
+  double hot_value = 0, hot_fraction = 0;
 };
 
 struct InputSpec {
@@ -37,7 +40,8 @@ struct Case {
   CaseKind kind = CaseKind::kFunctional;
   std::string note;  // why this case exists, shown in verbose output
   ScalarValues scalars;
-  std::map<std::string, InputSpec> inputs;  // by input-buffer name
+  RealValues real_scalars;                  // the float scalars, if the problem has any
+  std::map<std::string, InputSpec> inputs;  // by buffer name: every input and inout buffer
   std::string source_file;
   bool IsPerformance() const { return kind == CaseKind::kPerformance; }
 };

@@ -14,6 +14,8 @@
 namespace judge {
 
 using ScalarValues = std::map<std::string, int64_t>;
+// Float scalars (alpha, a threshold) by name: never part of a size.
+using RealValues = std::map<std::string, double>;
 
 inline constexpr int kMaxSizeExprDepth = 32;
 

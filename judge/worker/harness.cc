@@ -75,41 +75,44 @@ Status CaseHarness::Upload(const InputSpec& spec, DType dtype, int64_t count, vo
   return device_.CopyToDevice(dst, host.data(), host.size());
 }
 
-Status CaseHarness::Setup(const CaseRequest& request) {
-  inputs_.clear();
-  outputs_.clear();
-  variants_ = 1;
-  for (const ParamArg& p : request.params) {
-    if (!p.is_buffer) continue;
-    size_t bytes = size_t(p.buffer.count) * DTypeSize(p.buffer.dtype);
-    if (!p.buffer.is_input) {
-      auto g = Allocate(bytes, kCanary, kCanary, kCanaryByte);
+Status CaseHarness::SetUpBuffer(const BufferArg& arg, const CaseRequest& request) {
+  HarnessBuffer hb;
+  hb.arg = &arg;
+  const size_t bytes = size_t(arg.count) * DTypeSize(arg.dtype);
+  const uint8_t guard = request.guard_nan ? kNanByte : 0;
+  if (arg.HoldsInputData()) {
+    for (const InputSpec& spec : arg.variants) {
+      auto g = Allocate(bytes, kGuardBefore, kInputGuardAfter, guard);
       if (!g) return g.error();
-      outputs_.push_back(std::move(*g));
-      continue;
+      JUDGE_TRY(Upload(spec, arg.dtype, arg.count, g->data, &g->checksum));
+      hb.sources.push_back(std::move(*g));
     }
-    std::vector<GuardedBuffer> variants;
-    for (const InputSpec& spec : p.buffer.variants) {
-      auto g = Allocate(bytes, kGuardBefore, kInputGuardAfter, request.guard_nan ? kNanByte : 0);
-      if (!g) return g.error();
-      JUDGE_TRY(Upload(spec, p.buffer.dtype, p.buffer.count, g->data, &g->checksum));
-      variants.push_back(std::move(*g));
-    }
-    if (variants.empty()) return MakeError(ErrorCode::kProtocol, "input " + p.buffer.name + " has no data");
-    variants_ = int(variants.size());
+    if (hb.sources.empty()) return MakeError(ErrorCode::kProtocol, "input " + arg.name + " has no data");
+    variants_ = int(hb.sources.size());
     if (request.fresh_timed_inputs) {
-      if (!p.buffer.variants[0].generate)
-        return MakeError(ErrorCode::kProtocol,
-                         "fresh inputs asked for input " + p.buffer.name + ", which has no generator");
-      auto g = Allocate(bytes, kGuardBefore, kInputGuardAfter, request.guard_nan ? kNanByte : 0);
+      if (!arg.variants[0].generate)
+        return MakeError(ErrorCode::kProtocol, "fresh inputs asked for input " + arg.name + ", which has no generator");
+      auto g = Allocate(bytes, kGuardBefore, kInputGuardAfter, guard);
       if (!g) return g.error();
-      variants.push_back(std::move(*g));  // filled before each fresh call
+      hb.sources.push_back(std::move(*g));  // filled before each fresh call
     }
-    inputs_.push_back(std::move(variants));
   }
+  if (arg.role == Role::kOutput || arg.Restored()) {
+    auto g = arg.role == Role::kOutput ? Allocate(bytes, kCanary, kCanary, kCanaryByte)
+                                       : Allocate(bytes, kGuardBefore, kInputGuardAfter, guard);
+    if (!g) return g.error();
+    hb.working = std::move(*g);
+  }
+  buffers_.push_back(std::move(hb));
+  return Status::Ok();
+}
+
+Status CaseHarness::Setup(const CaseRequest& request) {
+  buffers_.clear();
+  variants_ = 1;
+  for (const ParamArg& p : request.params)
+    if (p.is_buffer) JUDGE_TRY(SetUpBuffer(p.buffer, request));
   fresh_variant_ = request.fresh_timed_inputs ? variants_ : -1;
-  if (request.fresh_timed_inputs && OutputBytesPerCall(request) > kSmallOutputBytesPerCall)
-    return MakeError(ErrorCode::kProtocol, "fresh inputs asked for a case whose outputs are not small");
   auto timer = device_.CreateTimer();
   if (!timer) return timer.error();
   timer_ = std::move(*timer);
@@ -147,77 +150,130 @@ Status CaseHarness::Calibrate(CaseReport* report) {
   return Status::Ok();
 }
 
-bool CaseHarness::KeepOutputs(int call) const {
+size_t CaseHarness::OutputBytes() const {
   size_t per_call = 0;
-  for (const auto& o : outputs_) per_call += o.bytes;
-  return per_call <= kSmallOutputBytesPerCall || call == 0 || call == planned_calls_ - 1;
+  for (const auto& b : buffers_)
+    if (b.arg->IsChecked()) per_call += b.working->bytes;
+  return per_call;
+}
+
+bool CaseHarness::KeepOutputs(int call) const {
+  return OutputBytes() <= kSmallOutputBytesPerCall || call == 0 || call == planned_calls_ - 1;
 }
 
 // Everything between the judge's `call` and this call's progress is on the judge's clock, and the
 // judge's trusted calibration (a no-op solve() in a worker that never loaded a submission) does the
 // same steps: generating the inputs here is the judge's share, not the submission's.
 Status CaseHarness::PrepareFresh(int call) {
-  progress_(ProgressMessage{ProgressStage::kAwaitCall, call, {}});
-  auto seeds = await_call_(call);
+  channel_.Progress(ProgressMessage{ProgressStage::kAwaitCall, call, {}, std::nullopt});
+  auto seeds = channel_.AwaitCall(call);
   if (!seeds) return seeds.error();
-  if (seeds->size() != inputs_.size())
+  size_t inputs = 0;
+  for (const auto& b : buffers_) inputs += b.arg->HoldsInputData();
+  if (seeds->size() != inputs)
     return MakeError(ErrorCode::kProtocol, "the judge sent " + std::to_string(seeds->size()) + " seeds for " +
-                                               std::to_string(inputs_.size()) + " inputs");
+                                               std::to_string(inputs) + " inputs");
   size_t i = 0;
-  for (const ParamArg& p : request_->params) {
-    if (!p.is_buffer || !p.buffer.is_input) continue;
-    InputSpec spec = p.buffer.variants[0];
-    spec.generate->seed = (*seeds)[i];
-    GuardedBuffer& fresh = inputs_[i][size_t(fresh_variant_)];
-    JUDGE_TRY(Upload(spec, p.buffer.dtype, p.buffer.count, fresh.data, &fresh.checksum));
-    ++i;
+  for (auto& b : buffers_) {
+    if (!b.arg->HoldsInputData()) continue;
+    InputSpec spec = b.arg->variants[0];
+    spec.generate->seed = (*seeds)[i++];
+    GuardedBuffer& fresh = b.sources[size_t(fresh_variant_)];
+    JUDGE_TRY(Upload(spec, b.arg->dtype, b.arg->count, fresh.data, &fresh.checksum));
   }
   return Status::Ok();
 }
 
 Status CaseHarness::CopyOutputs(std::string* out) {
-  for (const auto& o : outputs_) {
-    std::string bytes(o.bytes, '\0');
-    JUDGE_TRY(device_.CopyToHost(bytes.data(), o.data, bytes.size()));
+  for (const auto& b : buffers_) {
+    if (!b.arg->IsChecked()) continue;
+    std::string bytes(b.working->bytes, '\0');
+    JUDGE_TRY(device_.CopyToHost(bytes.data(), b.working->data, bytes.size()));
     *out += bytes;
   }
   return Status::Ok();
 }
 
-Status CaseHarness::CheckMemory(int variant, int call, std::optional<Violation>* violation) {
-  size_t index = 0;
-  for (const auto& per_input : inputs_) {
-    const GuardedBuffer& in = per_input[size_t(variant)];
-    auto sum = device_.Checksum(in.data, in.bytes);
+Expected<uint64_t> CaseHarness::DigestOutputs() {
+  std::vector<uint64_t> sums;
+  for (const auto& b : buffers_) {
+    if (!b.arg->IsChecked()) continue;
+    auto sum = device_.Checksum(b.working->data, b.working->bytes);
     if (!sum) return sum.error();
-    if (*sum != in.checksum) {
-      *violation = Violation{"input_modified", call,
-                             "solve() modified its input (input buffer #" + std::to_string(index) +
-                                 " changed during call " + std::to_string(call + 1) + "); inputs are const"};
-      return Status::Ok();
-    }
-    bool before_ok = false, after_ok = false;
-    const auto* base = static_cast<const uint8_t*>(in.allocation.get());
-    JUDGE_TRY(ExpectFilled(device_, base, in.before, in.guard_byte, &before_ok));
-    JUDGE_TRY(ExpectFilled(device_, base + in.before + in.bytes, in.after, in.guard_byte, &after_ok));
-    if (!before_ok || !after_ok) {
-      *violation = Violation{"input_guard_written", call,
-                             std::string("solve() wrote ") + (before_ok ? "past the end" : "before the start") +
-                                 " of its input (call " + std::to_string(call + 1) + ")"};
-      return Status::Ok();
-    }
-    ++index;
+    sums.push_back(*sum);
   }
-  for (size_t i = 0; i < outputs_.size(); ++i) {
-    const GuardedBuffer& out = outputs_[i];
-    const auto* base = static_cast<const uint8_t*>(out.allocation.get());
-    bool before_ok = false, after_ok = false;
-    JUDGE_TRY(ExpectFilled(device_, base, out.before, kCanaryByte, &before_ok));
-    JUDGE_TRY(ExpectFilled(device_, base + out.before + out.bytes, out.after, kCanaryByte, &after_ok));
+  return OutputsDigest(sums);
+}
+
+Status CaseHarness::PrepareBuffers(int variant) {
+  for (const auto& b : buffers_) {
+    if (b.arg->role == Role::kOutput)
+      JUDGE_TRY(device_.Fill(b.working->data, request_->zero_outputs ? 0 : kNanByte, b.working->bytes));
+    else if (b.working)
+      JUDGE_TRY(device_.CopyOnDevice(b.working->data, b.sources[size_t(variant)].data, b.working->bytes));
+  }
+  return device_.Synchronize();
+}
+
+// The outputs stop the judge's clock (a call cannot be said done before they exist): small ones
+// travel with the progress; larger ones are held to their digest, made before it, and sent only if
+// the judge draws the call (its reservoir of calls to check, case_runner.cc).
+Status CaseHarness::ReportFresh(ProgressMessage progress) {
+  if (OutputBytes() <= kSmallOutputBytesPerCall) {
+    JUDGE_TRY(CopyOutputs(&progress.outputs));
+    channel_.Progress(progress);
+    return Status::Ok();
+  }
+  auto digest = DigestOutputs();
+  if (!digest) return digest.error();
+  progress.digest = *digest;
+  channel_.Progress(progress);
+  auto want = channel_.AwaitFetch(progress.calls - 1);
+  if (!want) return want.error();
+  if (!*want) return Status::Ok();
+  std::string outputs;
+  JUDGE_TRY(CopyOutputs(&outputs));
+  channel_.SendOutputs(progress.calls - 1, std::move(outputs));
+  return Status::Ok();
+}
+
+Status CaseHarness::CheckMemory(int variant, int call, std::optional<Violation>* violation) {
+  const std::string in_call = " (call " + std::to_string(call + 1) + ")";
+  auto guards = [&](const GuardedBuffer& g, uint8_t byte, bool* before_ok, bool* after_ok) -> Status {
+    const auto* base = static_cast<const uint8_t*>(g.allocation.get());
+    JUDGE_TRY(ExpectFilled(device_, base, g.before, byte, before_ok));
+    return ExpectFilled(device_, base + g.before + g.bytes, g.after, byte, after_ok);
+  };
+  for (const auto& b : buffers_) {
+    const std::string& name = b.arg->name;
+    bool before_ok = true, after_ok = true;
+    if (!b.sources.empty()) {
+      const GuardedBuffer& in = b.sources[size_t(variant)];
+      if (!b.arg->Restored()) {
+        auto sum = device_.Checksum(in.data, in.bytes);
+        if (!sum) return sum.error();
+        if (*sum != in.checksum) {
+          *violation = Violation{"input_modified", call,
+                                 "solve() modified its input " + name + " (it changed during call " +
+                                     std::to_string(call + 1) + "); inputs are const"};
+          return Status::Ok();
+        }
+      }
+      JUDGE_TRY(guards(in, in.guard_byte, &before_ok, &after_ok));
+      if (!before_ok || !after_ok) {
+        *violation = Violation{"input_guard_written", call,
+                               std::string("solve() wrote ") + (before_ok ? "past the end" : "before the start") +
+                                   " of its input " + name + in_call};
+        return Status::Ok();
+      }
+    }
+    if (!b.working) continue;
+    const bool output = b.arg->role == Role::kOutput;
+    JUDGE_TRY(guards(*b.working, output ? kCanaryByte : b.working->guard_byte, &before_ok, &after_ok));
     if (!before_ok || !after_ok) {
-      *violation = Violation{"output_guard_written", call,
+      *violation = Violation{output ? "output_guard_written" : "input_guard_written", call,
                              std::string("solve() wrote ") + (before_ok ? "past the end" : "before the start") +
-                                 " of output buffer #" + std::to_string(i) + " (out-of-bounds write, call " +
+                                 (output ? " of output " : " of its buffer ") + name + " (out-of-bounds write, call " +
                                  std::to_string(call + 1) + ")"};
       return Status::Ok();
     }
@@ -227,20 +283,20 @@ Status CaseHarness::CheckMemory(int variant, int call, std::optional<Violation>*
 
 Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::string* outputs) {
   std::vector<CallArg> args;
-  size_t in = 0, out = 0;
+  size_t buffer = 0;
   for (const ParamArg& p : request_->params) {
     CallArg a;
     if (!p.is_buffer) {
-      a.is_pointer = false;
+      a.kind = p.is_real ? CallArg::kFloat : CallArg::kInt;
       a.scalar = p.scalar;
-    } else if (p.buffer.is_input)
-      a.pointer = inputs_[in++][size_t(variant)].data;
-    else
-      a.pointer = outputs_[out++].data;
+      a.real = p.real;
+    } else {
+      const HarnessBuffer& b = buffers_[buffer++];
+      a.pointer = b.working ? b.working->data : b.sources[size_t(variant)].data;
+    }
     args.push_back(a);
   }
-  for (const auto& o : outputs_) JUDGE_TRY(device_.Fill(o.data, request_->zero_outputs ? 0 : kNanByte, o.bytes));
-  JUDGE_TRY(device_.Synchronize());
+  JUDGE_TRY(PrepareBuffers(variant));
   // Warm-up and timed calls look the same to the submission: the same flush, the same events.
   // The flush is left running: the start event fires when it ends, by which time solve() has
   // queued its work, so host launch latency stays out of the event window (nvbench's blocking-
@@ -287,12 +343,10 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
   bool throttled = clock_mhz > 0 && peak_clock_mhz_ > 0 && clock_mhz < kThrottleFraction * peak_clock_mhz_;
   const bool fresh = variant == fresh_variant_;
   report->calls.push_back(CallRecord{kind, variant, *event_ms, wall_ms, clock_mhz, throttled, fresh});
-  ProgressMessage progress{ProgressStage::kCall, index + 1, {}};
+  ProgressMessage progress{ProgressStage::kCall, index + 1, {}, std::nullopt};
   if (fresh) {
-    // The outputs stop the judge's clock (a call cannot be said done before they exist); the
-    // memory checks come after, off that clock, which they would only make noisier.
-    JUDGE_TRY(CopyOutputs(&progress.outputs));
-    progress_(progress);
+    // The memory checks come after the judge's clock stops: they would only make it noisier.
+    JUDGE_TRY(ReportFresh(std::move(progress)));
     return CheckMemory(variant, index, &report->violation);
   }
   JUDGE_TRY(CheckMemory(variant, index, &report->violation));
@@ -300,7 +354,7 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
     report->output_calls.push_back(index);
     JUDGE_TRY(CopyOutputs(outputs));
   }
-  progress_(progress);
+  channel_.Progress(progress);
   return Status::Ok();
 }
 
@@ -342,7 +396,7 @@ std::variant<CaseOutput, CaseFault> CaseHarness::Run(const CaseRequest& request)
   if (auto st = Calibrate(&out.report); !st) return CaseFault{FaultPhase::kSetup, st.error().message};
   const TimingPolicy& policy = request.timing;
   planned_calls_ = request.diagnostic ? 1 : 1 + policy.warmup_calls + policy.max_samples * (request.hot ? 2 : 1);
-  progress_(ProgressMessage{ProgressStage::kReady, 0, {}});
+  channel_.Progress(ProgressMessage{ProgressStage::kReady, 0, {}, std::nullopt});
   auto fail = [](const Status& st) {
     // A fresh call's seeds that do not arrive or do not fit are the judge's side of the exchange.
     if (st.error().code == ErrorCode::kProtocol) return CaseFault{FaultPhase::kProtocol, st.error().message};

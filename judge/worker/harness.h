@@ -6,8 +6,10 @@
 //           (different data, different sums) rotate across calls.
 //   output: [4 KiB canary][data][4 KiB canary]  canaries hold 0xA5 bytes; data is poisoned with
 //           0xFF bytes (NaN) before every call, so an unwritten output cannot pass.
-// After every call (outside the timed window) the worker checks the input's checksum, the input's
-// guards and the output's canaries, and keeps the call's output for the judge to check.
+//   inout, or an input solve() may overwrite: the variants as inputs, and a working buffer laid out
+//           like an input that solve() gets, into which the call's variant is copied before it.
+// After every call (outside the timed window) the worker checks each const input's checksum, every
+// guard and canary, and keeps the call's outputs for the judge to check.
 #include <functional>
 #include <optional>
 #include <string>
@@ -50,17 +52,34 @@ struct EmptyWindow {
 };
 Expected<EmptyWindow> MeasureEmptyWindow(Device& device, IntervalTimer& timer);
 
+// The harness's side of the exchange with the judge during a case: the worker's pipes.
+class CaseChannel {
+ public:
+  virtual ~CaseChannel() = default;
+  virtual void Progress(const ProgressMessage& progress) = 0;
+  // Blocks until the judge sends the seeds of fresh call `call` (CallMessage).
+  virtual Expected<std::vector<uint64_t>> AwaitCall(int call) = 0;
+  // Blocks until the judge says whether it wants fresh call `call`'s outputs (FetchMessage).
+  virtual Expected<bool> AwaitFetch(int call) = 0;
+  virtual void SendOutputs(int call, std::string outputs) = 0;
+};
+
+// One buffer of the signature as the harness holds it.
+struct HarnessBuffer {
+  const BufferArg* arg = nullptr;
+  std::vector<GuardedBuffer> sources;    // input data: its variants, then the fresh buffer when used
+  std::optional<GuardedBuffer> working;  // what solve() gets when it may write: outputs, inout, writable
+};
+
 class CaseHarness {
  public:
-  using ProgressFn = std::function<void(const ProgressMessage& progress)>;
-  // Blocks until the judge sends the seeds of fresh call `call` (CallMessage).
-  using AwaitCallFn = std::function<Expected<std::vector<uint64_t>>(int call)>;
-  CaseHarness(Device& device, const SubmissionLibrary& library, ProgressFn progress, AwaitCallFn await_call)
-      : device_(device), library_(library), progress_(std::move(progress)), await_call_(std::move(await_call)) {}
+  CaseHarness(Device& device, const SubmissionLibrary& library, CaseChannel& channel)
+      : device_(device), library_(library), channel_(channel) {}
   std::variant<CaseOutput, CaseFault> Run(const CaseRequest& request);
 
  private:
   Status Setup(const CaseRequest& request);
+  Status SetUpBuffer(const BufferArg& arg, const CaseRequest& request);
   // Writes an input to dst and sets *checksum to Device::Checksum() of it.
   Status Upload(const InputSpec& spec, DType dtype, int64_t count, void* dst, uint64_t* checksum);
   Expected<GuardedBuffer> Allocate(size_t bytes, size_t before, size_t after, uint8_t guard_byte);
@@ -69,21 +88,26 @@ class CaseHarness {
   Status Call(CallKind kind, int variant, CaseReport* report, std::string* outputs);
   // Waits for the judge's seeds of call `call` and generates the fresh inputs from them.
   Status PrepareFresh(int call);
+  // Before a call: outputs poisoned, the variant's data copied where solve() may change it.
+  Status PrepareBuffers(int variant);
+  // After a fresh call: its outputs with its progress (small), or their digest and, if the judge
+  // asks, the outputs themselves after it.
+  Status ReportFresh(ProgressMessage progress);
   Status CheckMemory(int variant, int call, std::optional<Violation>* violation);
   Status Sample(CallKind kind, int* next, CaseOutput* out);
   Status CopyOutputs(std::string* out);
+  Expected<uint64_t> DigestOutputs();
   bool KeepOutputs(int call) const;
+  size_t OutputBytes() const;
 
   Device& device_;
   const SubmissionLibrary& library_;
-  ProgressFn progress_;
-  AwaitCallFn await_call_;
+  CaseChannel& channel_;
   const CaseRequest* request_ = nullptr;
   std::unique_ptr<IntervalTimer> timer_;
-  std::vector<std::vector<GuardedBuffer>> inputs_;  // [input][variant]; the last is the fresh one when used
-  std::vector<GuardedBuffer> outputs_;
-  int variants_ = 1;        // rotated across check and warm-up calls (and timed ones without fresh inputs)
-  int fresh_variant_ = -1;  // the index of the fresh buffers in inputs_[i], or -1
+  std::vector<HarnessBuffer> buffers_;  // the signature's buffers, in order
+  int variants_ = 1;                    // rotated across check and warm-up calls (and timed ones without fresh inputs)
+  int fresh_variant_ = -1;              // the index of the fresh buffers in inputs_[i], or -1
   int planned_calls_ = 0;
   double peak_clock_mhz_ = 0;  // 0: the device cannot tell, nothing is judged throttled
 };

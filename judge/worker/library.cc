@@ -17,10 +17,11 @@ void CallWith(void* fn, const std::vector<CallArg>& args, Ts... prefix) {
   }
   if constexpr (kIndex < 6) {
     const CallArg& a = args[kIndex];
-    if (a.is_pointer)
-      CallWith(fn, args, prefix..., a.pointer);
-    else
-      CallWith(fn, args, prefix..., a.scalar);
+    switch (a.kind) {
+      case CallArg::kPointer: return CallWith(fn, args, prefix..., a.pointer);
+      case CallArg::kInt: return CallWith(fn, args, prefix..., a.scalar);
+      case CallArg::kFloat: return CallWith(fn, args, prefix..., a.real);
+    }
   }
 }
 

@@ -10,11 +10,12 @@
 
 namespace judge {
 
-// One argument of the entry point: a device pointer or an int32 scalar.
+// One argument of the entry point: a device pointer, an int32 or a float scalar.
 struct CallArg {
-  bool is_pointer = true;
+  enum Kind { kPointer, kInt, kFloat } kind = kPointer;
   void* pointer = nullptr;
   int32_t scalar = 0;
+  float real = 0;
 };
 
 class SubmissionLibrary {

@@ -17,7 +17,7 @@ namespace {
 
 constexpr uint64_t kMaxRequestBlob = 0;  // the judge never sends data blobs
 
-class Worker {
+class Worker : public CaseChannel {
  public:
   Worker(int in_fd, int out_fd) : in_(in_fd), out_(out_fd) {}
 
@@ -89,7 +89,7 @@ class Worker {
     if (!timer) return Fault(FaultPhase::kSetup, timer.error().message);
     auto window = MeasureEmptyWindow(*device_, **timer);
     if (!window) return Fault(FaultPhase::kSetup, window.error().message);
-    auto ceiling = device_->MeasureReadCeiling(window->event_ms);
+    auto ceiling = device_->MeasureCeilings(window->event_ms);
     if (!ceiling) return Fault(FaultPhase::kSetup, ceiling.error().message);
     Send(CeilingMeasuredMessage{*ceiling});
     return true;
@@ -99,9 +99,7 @@ class Worker {
     if (!device_) return Fault(FaultPhase::kProtocol, "case before init");
     if (request.noop && library_.is_open())
       return Fault(FaultPhase::kProtocol, "a no-op calibration asked of a worker that loaded a submission");
-    CaseHarness harness(
-        *device_, library_, [this](const ProgressMessage& progress) { Send(progress); },
-        [this](int call) { return AwaitCall(call); });
+    CaseHarness harness(*device_, library_, *this);
     auto result = harness.Run(request);
     if (auto* fault = std::get_if<CaseFault>(&result)) return Fault(fault->phase, fault->message, fault->cause);
     auto& out = std::get<CaseOutput>(result);
@@ -109,18 +107,31 @@ class Worker {
     return true;
   }
 
-  Expected<std::vector<uint64_t>> AwaitCall(int call) {
+  void Progress(const ProgressMessage& progress) override { Send(progress); }
+  void SendOutputs(int call, std::string outputs) override { Send(CallOutputsMessage{call, std::move(outputs)}); }
+
+  // The judge's next message, which must be a T about call `call`.
+  template <typename T>
+  Expected<T> AwaitAbout(int call, const char* what) {
+    const std::string about = std::string(what) + " of call " + std::to_string(call);
     auto frame = ReadFrame(in_, kMaxRequestBlob);
-    if (!frame)
-      return MakeError(ErrorCode::kProtocol, "waiting for call " + std::to_string(call) + ": " + frame.error().message);
-    if (!*frame)
-      return MakeError(ErrorCode::kProtocol, "the judge closed the pipe before call " + std::to_string(call));
+    if (!frame) return MakeError(ErrorCode::kProtocol, "waiting for the " + about + ": " + frame.error().message);
+    if (!*frame) return MakeError(ErrorCode::kProtocol, "the judge closed the pipe before the " + about);
     auto m = Decode(**frame);
     if (!m) return m.error();
-    auto* c = std::get_if<CallMessage>(&*m);
-    if (!c || c->call != call)
-      return MakeError(ErrorCode::kProtocol, "expected the seeds of call " + std::to_string(call));
-    return c->seeds;
+    auto* t = std::get_if<T>(&*m);
+    if (!t || t->call != call) return MakeError(ErrorCode::kProtocol, "expected the " + about);
+    return *t;
+  }
+  Expected<std::vector<uint64_t>> AwaitCall(int call) override {
+    auto m = AwaitAbout<CallMessage>(call, "seeds");
+    if (!m) return m.error();
+    return m->seeds;
+  }
+  Expected<bool> AwaitFetch(int call) override {
+    auto m = AwaitAbout<FetchMessage>(call, "fetch decision");
+    if (!m) return m.error();
+    return m->want;
   }
 
   int in_;

@@ -10,7 +10,7 @@ extern "C" int judge_reference(const JudgeReferenceArgs* args) {
   if (args->num_inputs != 1 || args->num_outputs != 1 || args->output_counts[0] != 1) return 1;
   const float* input = static_cast<const float*>(args->inputs[0]);
   // Four accumulators: the same result to far below float precision, and it vectorizes.
-  double s[4] = {0, 0, 0, 0};
+  judge_real s[4] = {0, 0, 0, 0};
   int64_t n = args->input_counts[0], i = 0;
   for (; i + 4 <= n; i += 4)
     for (int k = 0; k < 4; ++k) s[k] += input[i + k];
