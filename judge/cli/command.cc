@@ -35,8 +35,9 @@ const Command* Find(std::span<const Command> commands, std::string_view name) {
 }
 
 void AddSharedOptions(cxxopts::Options& opts) {
-  opts.add_options()("problem", "problem name (a folder of problems/)",
-                     cxxopts::value<std::string>()->default_value("reduction"))(
+  opts.add_options()("problem",
+                     "problem name (a folder of problems/; default: the file's `// problem:` line, else reduction)",
+                     cxxopts::value<std::string>())(
       "root", "folder holding problems/ and testcases/ (default: found from the current folder)",
       cxxopts::value<std::string>())("device",
                                      "cuda, or host for the GPU-less test double (host submissions are .cc files)",
@@ -54,7 +55,7 @@ Expected<SharedOptions> ReadSharedOptions(const cxxopts::ParseResult& args) {
     return MakeError(ErrorCode::kUsage,
                      "--device must be cuda or host (host: the GPU-less test double), not \"" + device + "\"");
   s.device = *kind;
-  s.problem = args["problem"].as<std::string>();
+  if (args.count("problem")) s.problem = args["problem"].as<std::string>();
   s.root = args.count("root") ? args["root"].as<std::string>() : LocateRoot(ExecutablePath());
   if (args.count("arch")) s.arch = args["arch"].as<std::string>();
   if (!args.count("no-cache"))

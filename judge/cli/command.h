@@ -21,8 +21,8 @@ namespace judge::cli {
 
 // The options most commands take, read once into this.
 struct SharedOptions {
-  std::string problem;
-  std::string root;  // --root, else found by judge::LocateRoot
+  std::string problem;  // --problem; empty: each command asks ProblemFor (options.h)
+  std::string root;     // --root, else found by judge::LocateRoot
   DeviceKind device = DeviceKind::kCuda;
   std::string arch;       // empty: the present GPU's
   std::string cache_dir;  // empty: --no-cache

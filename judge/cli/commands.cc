@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <utility>
@@ -14,7 +15,9 @@
 #include "judge/batch/batch.h"
 #include "judge/cli/options.h"
 #include "judge/problem/problem.h"
+#include "judge/problem/sample_header.h"
 #include "judge/report/reporter.h"
+#include "judge/run/check_problem.h"
 #include "judge/run/compare.h"
 #include "judge/run/ladder.h"
 #include "judge/run/run_pipeline.h"
@@ -102,12 +105,12 @@ void AddRunOptions(cxxopts::Options& opts) {
 }
 
 Expected<int> RunCommand(const Invocation& in) {
-  auto grading = GradingPolicyFor(in);
+  auto o = ReadRunOptions(in, in.operands);
+  if (!o) return o.error();
+  auto grading = GradingPolicyFor(in, o->problem);
   if (!grading) return grading.error();
   auto reports = PlanReports(in.options, *grading, in.operands[0]);
   if (!reports) return reports.error();
-  auto o = ReadRunOptions(in);
-  if (!o) return o.error();
   o->submission = in.operands[0];
   if (!in.options.count("quiet")) {
     o->on_case_done = PrintProgress;
@@ -122,7 +125,7 @@ Expected<int> RunCommand(const Invocation& in) {
 
 Expected<int> BuildCommand(const Invocation& in) {
   const SharedOptions& s = in.shared;
-  auto problem = LoadProblem(s.root + "/problems", s.problem);
+  auto problem = LoadProblem(s.root + "/problems", ProblemFor(in, in.operands));
   if (!problem) return problem.error();
   if (s.device == DeviceKind::kCuda && s.arch.empty())
     return MakeError(ErrorCode::kUsage, "judge build needs --arch (e.g. sm_90): it does not look at the GPU");
@@ -148,7 +151,7 @@ void AddCompareOptions(cxxopts::Options& opts) {
 Expected<int> CompareCommand(const Invocation& in) {
   int rounds = in.options["rounds"].as<int>();
   JUDGE_TRY(CheckRange("rounds", rounds, 2, 1000));  // two for an interval
-  auto o = ReadRunOptions(in);
+  auto o = ReadRunOptions(in, in.operands);
   if (!o) return o.error();
   ShareAcrossRuns(*o);
   PrintStages(*o);
@@ -171,12 +174,12 @@ void AddLadderOptions(cxxopts::Options& opts) {
 }
 
 Expected<int> LadderCommand(const Invocation& in) {
-  auto o = ReadRunOptions(in);
+  std::string dir = in.operands.empty() ? in.shared.root + "/submissions" : in.operands[0];
+  auto o = ReadRunOptions(in, {dir});
   if (!o) return o.error();
   ShareAcrossRuns(*o);
   PrintStages(*o);
   o->case_filters = SplitCommas(in.options["cases"].as<std::string>());  // given or the default
-  std::string dir = in.operands.empty() ? o->root + "/submissions" : in.operands[0];
   auto files = LadderFiles(dir, o->device);
   if (files.empty()) return MakeError(ErrorCode::kUsage, "no submissions in " + dir);
   auto markdown = OutputFiles(in.options, {"markdown"}, files);
@@ -206,7 +209,7 @@ Expected<int> BatchCommand(const Invocation& in) {
   const cxxopts::ParseResult& args = in.options;
   BatchOptions b;
   b.inputs = in.operands;
-  auto run = ReadRunOptions(in);
+  auto run = ReadRunOptions(in, in.operands);
   if (!run) return run.error();
   b.run = std::move(*run);
   ShareAcrossRuns(b.run);
@@ -215,7 +218,7 @@ Expected<int> BatchCommand(const Invocation& in) {
   b.compile_jobs = args["jobs"].as<int>();
   JUDGE_TRY(CheckRange("jobs", b.compile_jobs, 0, 1024));
   if (args.count("shard")) JUDGE_TRY(ParseShard(args["shard"].as<std::string>(), &b.shard_index, &b.shard_count));
-  auto grading = GradingPolicyFor(in);
+  auto grading = GradingPolicyFor(in, b.run.problem);
   if (!grading) return grading.error();
   b.grading = *grading;
   if (!args.count("quiet"))
@@ -250,29 +253,93 @@ void AddMergeOptions(cxxopts::Options& opts) {
 }
 
 Expected<int> MergeCommand(const Invocation& in) {
-  auto grading = GradingPolicyFor(in);
-  if (!grading) return grading.error();
   auto entries = LoadEntries(in.operands);
   if (!entries) return entries.error();
+  // The problem the shards graded, as their reports say (--problem overrides).
+  std::string problem = in.shared.problem;
+  if (problem.empty()) problem = entries->empty() ? kDefaultProblem : entries->front().report.problem;
+  auto grading = GradingPolicyFor(in, problem);
+  if (!grading) return grading.error();
   std::string out = in.options["out"].as<std::string>();
   JUDGE_TRY(WriteBatchFiles(*entries, *grading, out));
   std::cerr << entries->size() << " submission(s) merged; leaderboard and reports in " << out << "\n";
   return BatchExit(*entries, in.options);
 }
 
+// Without a name: every problem, its entry point, how it is checked and its cases by kind; with
+// one: that problem's cases.
 Expected<int> ListCommand(const Invocation& in) {
   const std::string problems = in.shared.root + "/problems";
-  for (const auto& name : ListProblems(problems)) {
+  std::vector<std::string> names = in.operands.empty() ? ListProblems(problems) : in.operands;
+  int broken = 0;
+  for (const auto& name : names) {
+    // One problem that does not load does not hide the others: it is named with its error.
     auto problem = LoadProblem(problems, name);
-    if (!problem) return problem.error();
-    std::cout << name << ": " << problem->title << "\n  " << problem->Declaration() << "\n";
-    auto cases = LoadTestcaseDir(in.shared.root + "/testcases/" + name, *problem);
-    if (!cases) return cases.error();
+    auto cases = problem ? LoadTestcaseDir(in.shared.root + "/testcases/" + name, *problem)
+                         : Expected<std::vector<Case>>(problem.error());
+    if (!cases) {
+      if (in.operands.size() == 1) return cases.error();
+      std::cout << name << ": does not load: " << cases.error().message << "\n";
+      ++broken;
+      continue;
+    }
+    std::cout << name << ": " << problem->title << "\n  " << problem->Declaration()
+              << "\n  check: " << problem->check.Describe() << "\n";
+    if (in.operands.empty()) {
+      std::map<std::string, int> kinds;
+      for (const auto& c : *cases) kinds[std::string(CaseKindName(c.kind))]++;
+      std::cout << "  cases:";
+      for (const auto& [kind, n] : kinds) std::cout << " " << n << " " << kind;
+      std::cout << "; samples: " << problem->samples_dir << "\n";
+      continue;
+    }
     for (const auto& c : *cases)
       std::cout << "  " << c.name << "  [" << CaseKindName(c.kind) << (c.kind == CaseKind::kStress ? ", opt-in" : "")
                 << "] " << FormatScalars(c.scalars) << "\n";
   }
-  return 0;
+  return broken ? int(ExitCode::kUsage) : 0;
+}
+
+void AddCheckProblemOptions(cxxopts::Options& opts) {
+  AddMeasureOptions(opts);
+  opts.add_options()("cases",
+                     "cases the samples are judged on (default: all; on the host double, the correctness ones)",
+                     cxxopts::value<std::string>())("out", "also write the results as JSON to this file",
+                                                    cxxopts::value<std::string>())("q,quiet", "no progress on stderr");
+}
+
+Expected<int> CheckProblemCommand(const Invocation& in) {
+  auto files = OutputFiles(in.options, {"out"}, {});
+  if (!files) return files.error();
+  auto o = ReadRunOptions(in, {});
+  if (!o) return o.error();
+  o->problem = in.operands[0];
+  ShareAcrossRuns(*o);
+  if (!in.options.count("quiet")) PrintStages(*o);
+  std::cout << "check-problem " << o->problem << " (" << DeviceKindName(o->device) << ")\n";
+  auto report = CheckProblem(*o, [](const ProblemCheckLine& line) {
+    std::cout << "  " << (line.ok ? "ok    " : "FAIL  ") << line.what << ": " << line.detail << std::endl;
+  });
+  if (!report) return report.error();
+  int failed = 0;
+  Json lines = Json::array();
+  for (const auto& line : report->lines) {
+    failed += !line.ok;
+    lines.push_back({{"what", line.what}, {"ok", line.ok}, {"detail", line.detail}});
+  }
+  std::cout << "result: " << (report->ok() ? "ok" : "FAILED") << ", " << report->lines.size() - size_t(failed) << " of "
+            << report->lines.size() << " checks hold\n";
+  for (const OutputFile& file : *files) {
+    Json j = {{"schema", "gpu-judge.check-problem"},
+              {"schema_version", 1},
+              {"problem", report->problem},
+              {"device", std::string(DeviceKindName(o->device))},
+              {"ok", report->ok()},
+              {"checks", lines}};
+    JUDGE_TRY(WriteOutput(file, j.dump(2) + "\n"));
+  }
+  if (Interrupted()) return int(ExitCode::kInterrupted);
+  return report->ok() ? 0 : int(ExitCode::kRejected);
 }
 
 Expected<int> VersionCommand(const Invocation&) {

@@ -26,6 +26,9 @@ void AddMergeOptions(cxxopts::Options& opts);
 Expected<int> MergeCommand(const Invocation& in);
 
 Expected<int> ListCommand(const Invocation& in);
+
+void AddCheckProblemOptions(cxxopts::Options& opts);
+Expected<int> CheckProblemCommand(const Invocation& in);
 Expected<int> VersionCommand(const Invocation& in);
 Expected<int> WorkerCommand(const Invocation& in);
 

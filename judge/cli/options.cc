@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <sstream>
 
 #include "judge/problem/problem.h"
+#include "judge/problem/sample_header.h"
 #include "judge/util/fs.h"
 #include "judge/util/range.h"
 
@@ -74,11 +76,34 @@ void AddStrictOption(cxxopts::Options& opts) {
   opts.add_options()("strict", "exit 1 when some submission is not accepted");
 }
 
-Expected<RunOptions> ReadRunOptions(const Invocation& in) {
+std::string ProblemFor(const Invocation& in, const std::vector<std::string>& sources) {
+  if (!in.shared.problem.empty()) return in.shared.problem;
+  namespace fs = std::filesystem;
+  auto named = [](const std::string& file) {
+    auto header = ReadSampleHeader(file);
+    return header ? header->problem : std::string();
+  };
+  for (const auto& source : sources) {
+    std::error_code ec;
+    if (!fs::is_directory(source, ec)) {
+      if (std::string p = named(source); !p.empty()) return p;
+      continue;
+    }
+    std::vector<std::string> files;
+    for (const auto& e : fs::directory_iterator(source, ec))
+      if (e.is_regular_file(ec)) files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files)
+      if (std::string p = named(f); !p.empty()) return p;
+  }
+  return kDefaultProblem;
+}
+
+Expected<RunOptions> ReadRunOptions(const Invocation& in, const std::vector<std::string>& sources) {
   const cxxopts::ParseResult& args = in.options;
   RunOptions o;
   o.root = in.shared.root;
-  o.problem = in.shared.problem;
+  o.problem = ProblemFor(in, sources);
   o.device = in.shared.device;
   o.arch = in.shared.arch;
   o.cache_dir = in.shared.cache_dir;
@@ -104,9 +129,9 @@ void PrintStages(RunOptions& o) {
   o.on_stage = [](const std::string& s) { std::fprintf(stderr, "%s...\n", s.c_str()); };
 }
 
-Expected<GradingPolicy> GradingPolicyFor(const Invocation& in) {
+Expected<GradingPolicy> GradingPolicyFor(const Invocation& in, const std::string& problem) {
   if (in.options.count("points")) return LoadGradingPolicy(in.options["points"].as<std::string>());
-  std::string path = in.shared.root + "/problems/" + in.shared.problem + "/grading.json";
+  std::string path = in.shared.root + "/problems/" + problem + "/grading.json";
   if (::access(path.c_str(), R_OK) == 0) return LoadGradingPolicy(path);
   return GradingPolicy{};
 }

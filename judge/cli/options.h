@@ -20,9 +20,14 @@ void AddJudgingOptions(cxxopts::Options& opts);
 void AddPointsOption(cxxopts::Options& opts);
 void AddStrictOption(cxxopts::Options& opts);
 
+// The problem `sources` are for: --problem, else the `// problem:` line of the first of them that
+// has one (a folder: the files in it, in name order), else kDefaultProblem (problem/sample_header.h).
+std::string ProblemFor(const Invocation& in, const std::vector<std::string>& sources);
+
 // The run a command that declares the measure options grades with: the shared options, the
-// measure options, and whichever of run's own it declares (the others keep RunOptions' defaults).
-Expected<RunOptions> ReadRunOptions(const Invocation& in);
+// measure options, and whichever of run's own it declares (the others keep RunOptions' defaults);
+// the problem is ProblemFor(in, sources).
+Expected<RunOptions> ReadRunOptions(const Invocation& in, const std::vector<std::string>& sources);
 
 // The runs of one ladder, comparison or batch share their expected outputs and start each
 // other's workers ahead.
@@ -30,7 +35,7 @@ void ShareAcrossRuns(RunOptions& o);
 void PrintStages(RunOptions& o);  // "compiling..." on stderr
 
 // --points FILE, else the problem's grading.json, else the built-in defaults.
-Expected<GradingPolicy> GradingPolicyFor(const Invocation& in);
+Expected<GradingPolicy> GradingPolicyFor(const Invocation& in, const std::string& problem);
 
 std::vector<std::string> SplitCommas(const std::string& s);
 

@@ -32,6 +32,7 @@ struct RunOptions {
   std::string root;                       // holds problems/ and testcases/
   std::string testcases_dir;              // default: <root>/testcases/<problem>
   std::vector<std::string> case_filters;  // substrings of case names or kinds; empty = all
+  int64_t max_case_bytes = 0;             // > 0: only cases that move at most this many bytes
   DeviceKind device = DeviceKind::kCuda;  // kHost: the test double
   std::string arch;                       // e.g. "sm_90"; default: the present GPU's
   std::string cache_dir;                  // empty: no cache

@@ -273,7 +273,7 @@ Status CaseHarness::CheckMemory(int variant, int call, std::optional<Violation>*
     if (!before_ok || !after_ok) {
       *violation = Violation{output ? "output_guard_written" : "input_guard_written", call,
                              std::string("solve() wrote ") + (before_ok ? "past the end" : "before the start") +
-                                 (output ? " of output " : " of its buffer ") + name + " (out-of-bounds write, call " +
+                                 (output ? " of output buffer " : " of its buffer ") + name + " (out-of-bounds write, call " +
                                  std::to_string(call + 1) + ")"};
       return Status::Ok();
     }

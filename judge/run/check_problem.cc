@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+#include "judge/run/check_problem.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "judge/build/compile_cache.h"
+#include "judge/check/reference.h"
+#include "judge/device/checksum.h"
+#include "judge/device/generate_kernel.h"
+#include "judge/problem/sample_header.h"
+#include "judge/report/reporter.h"
+#include "judge/run/ladder.h"
+#include "judge/testcase/generate.h"
+#include "judge/util/fs.h"
+
+namespace judge {
+namespace fs = std::filesystem;
+
+namespace {
+
+// What the worker adds around each buffer (judge/worker/harness.cc's guards, 4 KiB + 64 KiB at most).
+constexpr int64_t kGuardBytes = 68 << 10;
+// A generated input larger than this is not made twice to compare (time; the generator is the same
+// code at every size).
+constexpr int64_t kMaxComparedElements = int64_t(1) << 27;
+
+std::string GiB(int64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", double(bytes) / double(int64_t(1) << 30));
+  return buf;
+}
+
+bool Checked(const Case& c) { return c.kind != CaseKind::kPerformance && c.kind != CaseKind::kStress; }
+
+ProblemCheckLine Files(const Problem& p, const std::vector<Case>& cases) {
+  ProblemCheckLine line{"files", false, ""};
+  auto statement = ReadFile(p.statement_path);
+  if (!statement) {
+    line.detail = "the statement cannot be read: " + statement.error().message;
+    return line;
+  }
+  // A student reads only the statement: it must show the entry point as the judge declares it.
+  if (statement->find(p.Declaration()) == std::string::npos) {
+    line.detail = p.statement_path + " does not show the entry point as the judge declares it: " + p.Declaration();
+    return line;
+  }
+  int performance = 0;
+  for (const auto& c : cases) performance += c.kind == CaseKind::kPerformance;
+  line.ok = performance > 0;
+  line.detail = "problem.json, statement.md and " + std::to_string(cases.size()) + " testcases load (" +
+                std::to_string(performance) + " performance)";
+  if (!line.ok) line.detail += ": a problem needs at least one performance case";
+  return line;
+}
+
+ProblemCheckLine Sizes(const Problem& p, const std::vector<Case>& cases) {
+  ProblemCheckLine line{"sizes", true, ""};
+  const Case* largest = nullptr;
+  int64_t most = 0;
+  for (const auto& c : cases) {
+    int64_t bytes = DeviceBytesOfCase(p, c);
+    if (bytes > most) {
+      most = bytes;
+      largest = &c;
+    }
+  }
+  if (!largest) {
+    line.detail = "no cases";
+    return line;
+  }
+  line.ok = most <= kSmallGpuBytes;
+  line.detail = "the largest case, " + largest->name + " (" + FormatScalars(largest->scalars) + "), takes " +
+                GiB(most) +
+                " of device memory in the worker (inputs in their variants and the fresh buffer, outputs, guards)" +
+                (line.ok ? ", within " : ", more than ") + GiB(kSmallGpuBytes);
+  return line;
+}
+
+// Each generated input made twice: by the parallel generator, and element by element from the
+// counter arithmetic the device runs (or the parallel generator again, for the normal
+// distribution, which stays on the host): the same bytes, or the generator depends on more than
+// its seed and the element's index.
+ProblemCheckLine Generators(const Problem& p, const std::vector<Case>& cases) {
+  ProblemCheckLine line{"generators", true, ""};
+  int compared = 0;
+  for (const auto& c : cases) {
+    for (const Param& param : p.params) {
+      if (!param.HoldsInputData() || !c.inputs.at(param.name).generate) continue;
+      const InputSpec& spec = c.inputs.at(param.name);
+      int64_t n = p.ElementCount(param, c.scalars).value();
+      if (n > kMaxComparedElements) continue;
+      HostBytes a = MaterializeInput(spec, param.dtype, n);
+      uint64_t again = 0;
+      if (auto fill = CounterFillFor(*spec.generate, param.dtype)) {
+        HostBytes head = MaterializeHead(*spec.generate, param.dtype, n);
+        const size_t words = head.size() / 4;
+        for (int64_t i = 0; i < n; ++i) {
+          uint32_t word = CounterWord(*fill, uint64_t(i));
+          if (size_t(i) < words) std::memcpy(&word, head.data() + 4 * i, 4);
+          again += MixWord(word, uint64_t(i));
+        }
+      } else {
+        HostBytes b = MaterializeInput(spec, param.dtype, n);
+        again = HostChecksum(b.data(), b.size());
+      }
+      ++compared;
+      if (HostChecksum(a.data(), a.size()) != again) {
+        line.ok = false;
+        line.detail = "case " + c.name + ", input " + param.name + ": two makings of the same generator differ";
+        return line;
+      }
+    }
+  }
+  line.detail = std::to_string(compared) + " generated inputs made twice (host threads, and the device's arithmetic " +
+                "element by element): the same bytes";
+  return line;
+}
+
+// How far a's values are from the long double build's, as a share of each element's tolerance.
+double WorstShare(const Problem& p, const ExpectedOutputs& a, const ExpectedOutputs& precise) {
+  double worst = 0;
+  for (size_t o = 0; o < a.values.size(); ++o)
+    for (size_t i = 0; i < a.values[o].size(); ++i) {
+      const double e = precise.values[o][i], err = std::fabs(a.values[o][i] - e);
+      double tol = 0;
+      if (p.check.kind == CheckKind::kTolerance) {
+        tol = p.check.tolerance.atol + p.check.tolerance.rtol * std::fabs(e);
+        if (const auto* b = precise.BoundsOf(o)) tol += (*b)[i];
+      } else if (p.check.kind == CheckKind::kReference) {
+        tol = 1e-9 * std::max(1.0, std::fabs(e));  // the checker's own business; the values must agree
+      }
+      const double share = tol > 0 ? err / tol : (err == 0 ? 0 : INFINITY);
+      worst = std::max(worst, share);
+    }
+  return worst;
+}
+
+ProblemCheckLine References(const Problem& p, const std::vector<Case>& cases, const std::string& cache_dir) {
+  ProblemCheckLine line{"reference", false, ""};
+  CompileCache cache(cache_dir);
+  auto plain = Reference::Load(p, cache);
+  if (!plain) {
+    line.detail = plain.error().message;
+    return line;
+  }
+  auto precise = Reference::Load(p, cache, ReferencePrecision::kLongDouble);
+  if (!precise) {
+    line.detail = "the long double build: " + precise.error().message;
+    return line;
+  }
+  double worst = 0;
+  std::string worst_case;
+  int checked = 0;
+  for (const auto& c : cases) {
+    if (!Checked(c)) continue;
+    auto first = plain->Compute(p, c), second = plain->Compute(p, c), ld = precise->Compute(p, c);
+    for (const auto* r : {&first, &second, &ld})
+      if (!*r) {
+        line.detail = r->error().message;
+        return line;
+      }
+    if (first->values != second->values || first->bounds != second->bounds) {
+      line.detail = "case " + c.name + ": two runs of the reference on the same inputs differ";
+      return line;
+    }
+    ++checked;
+    if (double share = WorstShare(p, *first, *ld); share >= worst) {
+      worst = share;
+      worst_case = c.name;
+    }
+  }
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "deterministic on %d cases; its largest difference from its long double build is %.3g%% of the "
+                "tolerance (case %s; at most %.0f%% allowed)",
+                checked, 100 * worst, worst_case.c_str(), 100 * kReferenceErrorShare);
+  line.detail = buf;
+  line.ok = worst <= kReferenceErrorShare;
+  return line;
+}
+
+bool Mentions(const RunReport& r, const std::string& text) {
+  if (r.message.find(text) != std::string::npos || r.build.log.find(text) != std::string::npos) return true;
+  for (const auto& c : r.cases)
+    if (c.detail.find(text) != std::string::npos) return true;
+  return false;
+}
+
+std::vector<ProblemCheckLine> Samples(const RunOptions& base, const Problem& p) {
+  std::vector<std::string> files = SampleFiles(base.root, p, base.device);
+  if (files.empty())
+    return {{"samples", false,
+             "no samples in " + (fs::path(base.root) / p.samples_dir).string() +
+                 (base.device == DeviceKind::kHost ? "/host" : "")}};
+  auto rungs = ClimbLadder(base, files);
+  if (!rungs) return {{"samples", false, rungs.error().message}};
+  std::vector<ProblemCheckLine> lines;
+  for (size_t i = 0; i < rungs->size(); ++i) {
+    const RunReport& r = (*rungs)[i].report;
+    auto header = ReadSampleHeader(files[i]);
+    SampleHeader h = header ? *header : SampleHeader{};
+    const std::string expect = h.expect.empty() ? "AC" : h.expect;
+    const std::string got(VerdictShort(r.verdict));
+    ProblemCheckLine line{"sample " + fs::path(files[i]).filename().string(), got == expect, ""};
+    line.detail = got + " (expected " + expect + ")";
+    if (line.ok && !h.expect_detail.empty() && !Mentions(r, h.expect_detail)) {
+      line.ok = false;
+      line.detail += ", but no detail mentions \"" + h.expect_detail + "\"";
+    }
+    if (!h.problem.empty() && h.problem != p.name) {
+      line.ok = false;
+      line.detail += "; its header names problem " + h.problem;
+    }
+    if (!line.ok)
+      for (const auto& c : r.cases)
+        if (c.verdict != Verdict::kAccepted && !c.detail.empty()) {
+          line.detail += " - " + c.name + ": " + c.detail.substr(0, 300);
+          break;
+        }
+    line.detail += ", " + FormatMs(r.seconds * 1e3);
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+}  // namespace
+
+int64_t DeviceBytesOfCase(const Problem& problem, const Case& c) {
+  bool generated = !c.inputs.empty();
+  for (const auto& [name, spec] : c.inputs) generated &= spec.generate.has_value();
+  const int64_t copies = generated ? problem.input_variants + 1 : 1;  // variants and the fresh buffer
+  int64_t total = 0;
+  for (const Param& p : problem.params) {
+    if (!p.is_buffer) continue;
+    const int64_t bytes = problem.ElementCount(p, c.scalars).value() * int64_t(DTypeSize(p.dtype));
+    if (p.HoldsInputData()) total += copies * (bytes + kGuardBytes);
+    if (p.SubmissionMayWrite()) total += bytes + kGuardBytes;  // the working buffer solve() gets
+  }
+  return total;
+}
+
+bool ProblemCheckReport::ok() const {
+  return !lines.empty() && std::all_of(lines.begin(), lines.end(), [](const auto& l) { return l.ok; });
+}
+
+std::vector<std::string> SampleFiles(const std::string& root, const Problem& problem, DeviceKind device) {
+  fs::path dir = fs::path(root) / problem.samples_dir;
+  if (device == DeviceKind::kHost) dir /= "host";
+  return LadderFiles(dir.string(), device);
+}
+
+Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
+                                          const std::function<void(const ProblemCheckLine&)>& progress) {
+  auto problem = LoadProblem((fs::path(base.root) / "problems").string(), base.problem);
+  if (!problem) return problem.error();
+  std::string dir =
+      base.testcases_dir.empty() ? (fs::path(base.root) / "testcases" / base.problem).string() : base.testcases_dir;
+  auto cases = LoadTestcaseDir(dir, *problem);
+  if (!cases) return cases.error();
+  ProblemCheckReport report;
+  report.problem = problem->name;
+  auto add = [&](ProblemCheckLine line) {
+    if (progress) progress(line);
+    report.lines.push_back(std::move(line));
+  };
+  add(Files(*problem, *cases));
+  add(Sizes(*problem, *cases));
+  add(Generators(*problem, *cases));
+  add(References(*problem, *cases, base.cache_dir));
+  RunOptions samples = base;
+  // The host double measures nothing a performance case is for, at a CPU's pace: its samples are
+  // held to their verdicts on the cases that check correctness, up to a size a CPU judges in
+  // moments (--cases overrides the kinds).
+  if (samples.device == DeviceKind::kHost) {
+    if (samples.case_filters.empty()) samples.case_filters = {"example", "functional", "edge"};
+    samples.max_case_bytes = kHostCaseBytes;
+  }
+  for (auto& line : Samples(samples, *problem)) add(std::move(line));
+  return report;
+}
+
+}  // namespace judge

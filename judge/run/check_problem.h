@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// `judge check-problem NAME`: the problem author's tool (a problem package validator, as contest
+// systems have). It holds a problem to what docs/PROBLEMS.md promises: the files load and agree,
+// every case fits the memory of a 16 GB GPU, generators and the reference are deterministic, the
+// reference is far more accurate than the tolerance it enforces, and every sample gets the verdict
+// its header expects.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "judge/run/run_pipeline.h"
+
+namespace judge {
+
+// The device memory a case takes in the worker (every input in its variants and the fresh buffer,
+// every output and working buffer, the guards): what must fit kSmallGpuBytes.
+inline constexpr int64_t kSmallGpuBytes = int64_t(16) << 30;
+int64_t DeviceBytesOfCase(const Problem& problem, const Case& c);
+
+// On the host double, samples are judged on cases that move at most this much (a CPU's pace).
+inline constexpr int64_t kHostCaseBytes = int64_t(64) << 20;
+
+// The reference's own error must stay under this share of the tolerance, element by element.
+inline constexpr double kReferenceErrorShare = 0.01;
+
+struct ProblemCheckLine {
+  std::string what;  // "sizes", "reference", "sample 00_naive.cu"
+  bool ok = false;
+  std::string detail;
+};
+
+struct ProblemCheckReport {
+  std::string problem;
+  std::vector<ProblemCheckLine> lines;
+  bool ok() const;
+};
+
+// Runs the checks with `base` (its problem, root, device and cache; its submission is replaced by
+// each sample). `progress` hears each line as it is decided.
+Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
+                                          const std::function<void(const ProblemCheckLine&)>& progress = {});
+
+// The sample files of `problem` for `device`: <samples>/*.cu, or <samples>/host/*.cc for the host
+// double, in name order.
+std::vector<std::string> SampleFiles(const std::string& root, const Problem& problem, DeviceKind device);
+
+}  // namespace judge
