@@ -2,8 +2,7 @@
 #pragma once
 // Where a call's time stands against what the GPU can do: the least time its bytes take at the
 // memory ceiling the judge measured, or its flops at the measured FP32 ceiling, whichever is longer
-// (that one binds), over the time it took. docs/MEASUREMENT.md says why the memory ceiling mixes
-// the read and the copy ceilings by the share of bytes written.
+// (that one binds), over the time it took.
 #include <string_view>
 
 #include "judge/device/device.h"
@@ -22,10 +21,11 @@ struct RooflinePoint {
   double pct = 0;         // ceiling_ms over the time, in percent (0: no ceiling measured)
 };
 
-// The memory ceiling for a call that writes `written` of its `bytes`: the read ceiling when it only
-// reads, the copy ceiling when it writes half of what it moves (or more), in between harmonically
-// (the time of each byte adds up).
-double MemoryCeilingGbps(const Ceilings& c, double bytes, double written);
+// The memory ceiling: the fastest the judge's own kernels moved bytes on this GPU, reading or
+// copying. Not a blend by the share of bytes written: on the H200 vector_add (a third written)
+// moved 4424 GB/s, above the 3964 GB/s of the judge's copy kernel, so a blend would have put it at
+// 106% (docs/results/h200-2026-12-01-catalog-smoke.md). Writes are no faster than reads on HBM.
+double MemoryCeilingGbps(const Ceilings& c);
 
 RooflinePoint PlaceOnRoofline(const Work& work, double ms, const Ceilings& ceilings);
 

@@ -64,23 +64,31 @@ std::string EncodeFrame(const Json& header, const std::string& blob) {
   out.reserve(kPrefix + text.size() + blob.size());
   PutLe(out, text.size(), 4);
   PutLe(out, blob.size(), 8);
-  return out + text + blob;
+  out += text;
+  out += blob;  // one copy of a blob of hundreds of MB, not three
+  return out;
 }
 
 Status WriteFrame(int fd, const Json& header, const std::string& blob) {
-  std::string bytes = EncodeFrame(header, blob);
-  if (uint64_t header_len = GetLe(bytes.data(), 4); header_len > kMaxHeaderBytes)
+  // The prefix and header as EncodeFrame makes them; the blob is written from where it is.
+  std::string head = EncodeFrame(header, "");
+  if (uint64_t header_len = GetLe(head.data(), 4); header_len > kMaxHeaderBytes)
     return MakeError(ErrorCode::kInternal, "a " + std::string(header.value("type", "")) + " message's header of " +
                                                std::to_string(header_len) + " bytes is over the protocol's limit of " +
                                                std::to_string(kMaxHeaderBytes) + " (kMaxHeaderBytes)");
-  const char* p = bytes.data();
-  size_t left = bytes.size();
-  while (left > 0) {
-    ssize_t w = ::write(fd, p, left);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return MakeError(ErrorCode::kProtocol, std::string("write: ") + std::strerror(errno));
-    p += w;
-    left -= size_t(w);
+  std::string blob_len;
+  PutLe(blob_len, blob.size(), 8);
+  head.replace(4, 8, blob_len);
+  for (const std::string* part : {static_cast<const std::string*>(&head), &blob}) {
+    const char* p = part->data();
+    size_t left = part->size();
+    while (left > 0) {
+      ssize_t w = ::write(fd, p, left);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return MakeError(ErrorCode::kProtocol, std::string("write: ") + std::strerror(errno));
+      p += w;
+      left -= size_t(w);
+    }
   }
   return Status::Ok();
 }
@@ -118,11 +126,22 @@ Status FrameDecoder::Parse() {
   while (buffer_.size() >= kPrefix) {
     uint64_t header_len = GetLe(buffer_.data(), 4), blob_len = GetLe(buffer_.data() + 4, 8);
     JUDGE_TRY(CheckLengths(header_len, blob_len, max_blob_));
-    if (buffer_.size() < kPrefix + header_len + blob_len) return Status::Ok();
+    const size_t total = kPrefix + header_len + blob_len;
+    if (buffer_.size() < total) {
+      buffer_.reserve(total);  // a large frame grows its buffer once, not by doublings
+      return Status::Ok();
+    }
     auto header = ParseHeader(buffer_.substr(kPrefix, header_len));
     if (!header) return header.error();
+    if (buffer_.size() == total) {  // the usual case: the frame is all there is, its blob kept in place
+      std::string blob = std::move(buffer_);
+      buffer_.clear();
+      blob.erase(0, kPrefix + header_len);
+      frames_.push_back(Frame{std::move(*header), std::move(blob)});
+      continue;
+    }
     frames_.push_back(Frame{std::move(*header), buffer_.substr(kPrefix + header_len, blob_len)});
-    buffer_.erase(0, kPrefix + header_len + blob_len);
+    buffer_.erase(0, total);
   }
   return Status::Ok();
 }

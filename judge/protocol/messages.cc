@@ -227,7 +227,8 @@ T Field(const Json& j, const char* key) {
   return j.at(key).get<T>();
 }
 
-Expected<Message> DecodeHeader(MessageKind kind, const Frame& frame) {
+// Takes the blob out of `frame`: outputs of hundreds of MB are moved, never copied.
+Expected<Message> DecodeHeader(MessageKind kind, Frame& frame) {
   const Json& h = frame.header;
   switch (kind) {
     case MessageKind::kInit: {
@@ -260,9 +261,9 @@ Expected<Message> DecodeHeader(MessageKind kind, const Frame& frame) {
       if (calls < 0) return MakeError(ErrorCode::kProtocol, "negative call count");
       if (!frame.blob.empty() && *stage != ProgressStage::kCall)
         return MakeError(ErrorCode::kProtocol, "progress \"" + name + "\" carries outputs");
-      ProgressMessage m{*stage, calls, frame.blob, std::nullopt};
+      ProgressMessage m{*stage, calls, std::move(frame.blob), std::nullopt};
       if (h.contains("digest")) {
-        if (*stage != ProgressStage::kCall || !frame.blob.empty())
+        if (*stage != ProgressStage::kCall || !m.outputs.empty())
           return MakeError(ErrorCode::kProtocol, "a digest goes only with a call's progress, without outputs");
         m.digest = Field<uint64_t>(h, "digest");
       }
@@ -274,7 +275,7 @@ Expected<Message> DecodeHeader(MessageKind kind, const Frame& frame) {
       return Message(m);
     }
     case MessageKind::kCallOutputs: {
-      CallOutputsMessage m{Field<int>(h, "call"), frame.blob};
+      CallOutputsMessage m{Field<int>(h, "call"), std::move(frame.blob)};
       if (m.call < 0) return MakeError(ErrorCode::kProtocol, "negative call index");
       return Message(std::move(m));
     }
@@ -290,7 +291,7 @@ Expected<Message> DecodeHeader(MessageKind kind, const Frame& frame) {
       if (frame.blob.size() != expected)
         return MakeError(ErrorCode::kProtocol, "case_done carries " + std::to_string(frame.blob.size()) +
                                                    " output bytes, its header says " + std::to_string(expected));
-      return Message(CaseDoneMessage{std::move(*report), frame.blob});
+      return Message(CaseDoneMessage{std::move(*report), std::move(frame.blob)});
     }
     case MessageKind::kCeiling: return Message(CeilingMessage{});
     case MessageKind::kCeilingMeasured:
@@ -434,7 +435,7 @@ Frame Encode(const Message& message) {
   return f;
 }
 
-Expected<Message> Decode(const Frame& frame) {
+Expected<Message> Decode(Frame frame) {
   std::string type = frame.header.value("type", "");
   for (MessageKind kind : kAllMessageKinds) {
     if (type != MessageKindName(kind)) continue;

@@ -215,7 +215,7 @@ MessageKind KindOf(const Message& message);
 Frame Encode(const Message& message);
 // A typed message from a frame, every field validated (the worker's frames are untrusted); an
 // error names the message kind and what is wrong.
-Expected<Message> Decode(const Frame& frame);
+Expected<Message> Decode(Frame frame);
 
 // DeviceInfo is also part of the JSON report.
 Json DeviceInfoToJson(const DeviceInfo& info);

@@ -45,7 +45,7 @@ Ceilings CeilingsOf(const RunReport& r) { return Ceilings{r.ceiling_gbps, r.copy
 
 double BindingCeiling(const CaseResult& c, const RunReport& r) {
   switch (c.bound) {
-    case Bound::kMemory: return MemoryCeilingGbps(CeilingsOf(r), double(c.work.bytes()), double(c.work.bytes_written));
+    case Bound::kMemory: return MemoryCeilingGbps(CeilingsOf(r));
     case Bound::kCompute: return r.fp32_gflops;
     case Bound::kUnknown: return 0;
   }

@@ -6,6 +6,7 @@
 #include <csignal>
 #include <map>
 
+#include "judge/util/counter_rng.h"
 #include "judge/util/subprocess.h"
 
 namespace judge {
@@ -131,6 +132,25 @@ int FreshCallsToCheck(int fresh_calls, int64_t input_bytes_per_call) {
   int64_t affordable = input_bytes_per_call > 0 ? kFreshCheckBytes / input_bytes_per_call : fresh_calls;
   affordable = std::clamp<int64_t>(affordable, kFreshCallsChecked, kFreshCallsCheckedMax);
   return int(std::min<int64_t>(fresh_calls, affordable));
+}
+
+FetchPlan PlanFetches(size_t size, size_t window, uint64_t seed) {
+  FetchPlan plan{size, window, std::vector<bool>(window, false)};
+  std::vector<size_t> order(window);
+  for (size_t i = 0; i < window; ++i) order[i] = i;
+  for (size_t i = 0; i < std::min(size, window); ++i) {  // a partial Fisher-Yates: the first `size` drawn
+    seed = rng::SplitMix64(seed + i);
+    std::swap(order[i], order[i + size_t(seed % (window - i))]);
+    plan.drawn[order[i]] = true;
+  }
+  return plan;
+}
+
+std::optional<size_t> FetchSlot(const FetchPlan& plan, size_t ordinal, size_t held, uint64_t draw) {
+  if (ordinal < plan.window) return plan.drawn[ordinal] ? std::optional<size_t>(held) : std::nullopt;
+  if (held < plan.size) return held;  // a window smaller than the draw: the reservoir fills first
+  const size_t r = size_t(draw % (ordinal + 1));
+  return r < plan.size ? std::optional<size_t>(r) : std::nullopt;
 }
 
 OutputJudgement JudgeOutputs(int variants, const CaseReport& rep, const std::string& outputs,

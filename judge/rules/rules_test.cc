@@ -3,6 +3,7 @@
 // (or timing summary) the judge must give for it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 
@@ -10,6 +11,7 @@
 #include "judge/rules/case_timing.h"
 #include "judge/rules/case_verdict.h"
 #include "judge/rules/run_verdict.h"
+#include "judge/util/counter_rng.h"
 
 namespace judge {
 namespace {
@@ -373,6 +375,61 @@ TEST(CaseTiming, TheJudgesClockFlagsOnlyTimedFreshCallsAndSaysWhenItCouldNotChec
   ASSERT_EQ(flagged.flags.size(), 1u);
   EXPECT_TRUE(Has(flagged.flags[0], "judge's own clock saw 900 us on its fastest call, the worker's timer 200 us"))
       << flagged.flags[0];
+}
+
+}  // namespace
+}  // namespace judge
+
+namespace judge {
+namespace {
+
+// The fetch plan holds a uniform draw of `size` calls of all, fetching exactly `size` of them when
+// the case stops at the window, and the worker's choice of where to cheat cannot beat it.
+TEST(FetchPlan, DrawsSizeOfTheWindowThenKeepsAReservoir) {
+  FetchPlan plan = PlanFetches(3, 30, 42);
+  ASSERT_EQ(plan.drawn.size(), 30u);
+  EXPECT_EQ(std::count(plan.drawn.begin(), plan.drawn.end(), true), 3);
+  size_t held = 0, fetched = 0;
+  for (size_t i = 0; i < 30; ++i)
+    if (auto slot = FetchSlot(plan, i, held, rng::SplitMix64(i))) {
+      EXPECT_EQ(*slot, held);  // inside the window a drawn call is one more
+      ++held;
+      ++fetched;
+    }
+  EXPECT_EQ(fetched, 3u);
+  // After the window, call k replaces a held one with probability 3/k, in a slot below 3.
+  int replaced = 0;
+  for (uint64_t d = 0; d < 60000; ++d)
+    if (auto slot = FetchSlot(plan, 59, 3, rng::SplitMix64(d))) {
+      EXPECT_LT(*slot, 3u);
+      ++replaced;
+    }
+  EXPECT_NEAR(replaced / 60000.0, 3.0 / 60, 0.005);
+  // A window smaller than the draw fetches every call of it, and the reservoir fills after it.
+  FetchPlan small = PlanFetches(5, 2, 7);
+  EXPECT_EQ(FetchSlot(small, 0, 0, 1), 0u);
+  EXPECT_EQ(FetchSlot(small, 1, 1, 1), 1u);
+  EXPECT_EQ(FetchSlot(small, 2, 2, 123456), 2u);
+}
+
+TEST(FetchPlan, EveryCallIsEquallyLikelyToBeHeldAtTheEnd) {
+  // 40 calls, 4 held: each call should end up held in 10% of the runs, wherever it falls.
+  std::vector<int> held_count(40, 0);
+  const int runs = 20000;
+  for (int run = 0; run < runs; ++run) {
+    FetchPlan plan = PlanFetches(4, 25, rng::SplitMix64(uint64_t(run) * 7919));
+    std::vector<size_t> held;
+    for (size_t i = 0; i < 40; ++i) {
+      auto slot = FetchSlot(plan, i, held.size(), rng::SplitMix64(uint64_t(run) * 104729 + i));
+      if (!slot) continue;
+      if (*slot == held.size())
+        held.push_back(i);
+      else
+        held[*slot] = i;
+    }
+    for (size_t i : held) ++held_count[i];
+  }
+  for (size_t i = 0; i < 40; ++i) EXPECT_NEAR(held_count[i] / double(runs), 0.1, 0.015) << "call " << i;
 }
 
 }  // namespace

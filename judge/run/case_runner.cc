@@ -306,27 +306,28 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
   }
 }
 
-// Reservoir sampling (Vitter's R) over the large fresh calls: the k-th of them is drawn at once
-// while fewer than `size` are held, else with probability size/k, replacing a held one at random;
-// the draws come from the run secret, after the call, so the worker cannot know which calls count.
-// What is held at the end is a uniform draw of `size` calls, checked by CheckFreshCalls.
+// The large fresh calls to fetch, as rules/case_verdict.h's FetchPlan draws them from the run
+// secret (the worker cannot know which count); what is held at the end is checked by
+// CheckFreshCalls.
 std::optional<Failure> CaseRunner::MaybeFetch(WorkerSession& session, const CaseRequest& request, uint64_t request_id,
                                               uint64_t digest, std::vector<FreshCall>& fresh,
                                               std::vector<size_t>& reservoir) {
   const int call = fresh.back().call;
   const size_t k = fresh.size();
-  const size_t size = size_t(FreshCallsToCheck(kFreshCallsCheckedMax, InputBytesPerCall(request)));
-  const uint64_t draw = FreshSeed(config_.run_secret, request.name, request_id, call, size_t(-1)) % k;
-  std::optional<size_t> slot;
-  if (!request.noop) {  // the calibration's outputs are the empty solve()'s: nothing to check
-    if (reservoir.size() < size)
-      slot = reservoir.size();
-    else if (draw < size)
-      slot = size_t(draw);
+  if (k == 1) {  // the case's first large fresh call: which of the first ones count is drawn now
+    const int64_t bytes = InputBytesPerCall(request) + int64_t(OutputBytesPerCall(request));
+    fetch_plan_ = PlanFetches(size_t(FreshCallsToCheck(kFreshCallsCheckedMax, bytes)),
+                              size_t(std::max(1, request.timing.min_samples)),
+                              FreshSeed(config_.run_secret, request.name, request_id, -2, 0));
   }
+  std::optional<size_t> slot;
+  if (!request.noop)  // the calibration's outputs are the empty solve()'s: nothing to check
+    slot = FetchSlot(fetch_plan_, k - 1, reservoir.size(),
+                     FreshSeed(config_.run_secret, request.name, request_id, call, size_t(-1)));
   if (auto gone = session.Send(FetchMessage{call, slot.has_value()}))
     return WorkerEnded(*gone, "after call " + std::to_string(call + 1), problem_.limits, !request.noop);
   if (!slot) return std::nullopt;
+  auto fetch_start = Clock::now();
   Heard heard = session.Next(problem_.limits.setup_seconds * config_.time_scale);
   if (!heard.ok())
     return heard.event.kind == WorkerEvent::Kind::kTimeout
@@ -342,6 +343,8 @@ std::optional<Failure> CaseRunner::MaybeFetch(WorkerSession& session, const Case
   if (DigestOf(request, got->outputs) != digest)
     return Tampered("call " + std::to_string(call + 1) +
                     "'s outputs are not what they were when the call ended (their digest differs)");
+  spdlog::debug("{}: call {}'s {} output bytes fetched in {:.3f} s", request.name, call + 1, got->outputs.size(),
+                std::chrono::duration<double>(Clock::now() - fetch_start).count());
   fresh.back().outputs = std::move(got->outputs);
   if (*slot < reservoir.size()) {
     fresh[reservoir[*slot]].outputs.clear();  // evicted: no longer checked, no longer held

@@ -110,6 +110,7 @@ class CaseRunner {
   WorkerSession session_;
   WorkerSession trusted_;                // never loads a submission: calibrates the judge's clock
   uint64_t requests_ = 0;                // every request gets its own fresh seeds
+  FetchPlan fetch_plan_;                 // the large fresh calls of the request in flight to fetch
   std::optional<Failure> load_failure_;  // a library that cannot load fails every case the same way
   SandboxReport protections_;
 };

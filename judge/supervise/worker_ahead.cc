@@ -39,7 +39,7 @@ std::optional<StartedWorker> Spawn(const WorkerRecipe& recipe) {
 std::optional<StartedWorker> AwaitDevice(StartedWorker w, double seconds) {
   WorkerEvent ev = w.process->Next(seconds);
   if (ev.kind == WorkerEvent::Kind::kFrame) {
-    auto message = Decode(ev.frame);
+    auto message = Decode(std::move(ev.frame));
     if (message && KindOf(*message) == MessageKind::kDevice) return w;
   }
   Drop(w);

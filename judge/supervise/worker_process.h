@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,6 +65,9 @@ struct CapturedStream {
   bool truncated() const { return total_bytes > text.size(); }
 };
 
+// What the result pipe is asked to hold (F_SETPIPE_SZ), and what one read takes from it.
+inline constexpr int kResultPipeBytes = 1 << 20;
+
 class WorkerProcess {
  public:
   static Expected<std::unique_ptr<WorkerProcess>> Spawn(const WorkerLaunch& launch);
@@ -102,6 +106,8 @@ class WorkerProcess {
   uint64_t memory_limit_ = 0;
   uint64_t peak_rss_ = 0;
   std::unique_ptr<FrameDecoder> decoder_;
+  std::vector<char> read_buffer_;
+  std::chrono::steady_clock::time_point next_memory_check_{};
   CapturedStream out_, err_;
 };
 

@@ -23,7 +23,7 @@ Heard Decoded(WorkerEvent event) {
     h.event = std::move(event);
     return h;
   }
-  auto message = Decode(event.frame);
+  auto message = Decode(std::move(event.frame));
   if (!message) {
     h.event = WorkerEvent::Broken(message.error().message);
     return h;

@@ -187,9 +187,9 @@ Status CaseHarness::PrepareFresh(int call) {
 Status CaseHarness::CopyOutputs(std::string* out) {
   for (const auto& b : buffers_) {
     if (!b.arg->IsChecked()) continue;
-    std::string bytes(b.working->bytes, '\0');
-    JUDGE_TRY(device_.CopyToHost(bytes.data(), b.working->data, bytes.size()));
-    *out += bytes;
+    const size_t at = out->size();  // straight into place: a large output is copied once
+    out->resize(at + b.working->bytes);
+    JUDGE_TRY(device_.CopyToHost(out->data() + at, b.working->data, b.working->bytes));
   }
   return Status::Ok();
 }
@@ -273,8 +273,10 @@ Status CaseHarness::CheckMemory(int variant, int call, std::optional<Violation>*
     if (!before_ok || !after_ok) {
       *violation = Violation{output ? "output_guard_written" : "input_guard_written", call,
                              std::string("solve() wrote ") + (before_ok ? "past the end" : "before the start") +
-                                 (output ? " of output buffer " : " of its buffer ") + name + " (out-of-bounds write, call " +
-                                 std::to_string(call + 1) + ")"};
+                                 (output                        ? " of output buffer "
+                                  : b.arg->role == Role::kInOut ? " of its buffer "
+                                                                : " of its input ") +
+                                 name + " (out-of-bounds write, call " + std::to_string(call + 1) + ")"};
       return Status::Ok();
     }
   }

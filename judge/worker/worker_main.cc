@@ -117,7 +117,7 @@ class Worker : public CaseChannel {
     auto frame = ReadFrame(in_, kMaxRequestBlob);
     if (!frame) return MakeError(ErrorCode::kProtocol, "waiting for the " + about + ": " + frame.error().message);
     if (!*frame) return MakeError(ErrorCode::kProtocol, "the judge closed the pipe before the " + about);
-    auto m = Decode(**frame);
+    auto m = Decode(std::move(**frame));
     if (!m) return m.error();
     auto* t = std::get_if<T>(&*m);
     if (!t || t->call != call) return MakeError(ErrorCode::kProtocol, "expected the " + about);
@@ -154,7 +154,7 @@ int RunWorker(int in_fd, int out_fd) {
       worker.Fault(FaultPhase::kProtocol, "the judge's request cannot be read: " + frame.error().message);
       return 3;
     }
-    auto request = Decode(**frame);
+    auto request = Decode(std::move(**frame));
     if (!request) {
       worker.Fault(FaultPhase::kProtocol, request.error().message);
       return 3;

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// What the catalog needs from the judge beyond the reduction, through the real binary and the host
+// double: an inout buffer with a float scalar, a problem's own checker, an input solve() may
+// overwrite (tests/fixture_root), fresh timed inputs for outputs too large to travel with every
+// call, the problem a sample names, check-problem holding samples to their headers, and `list`.
+#include <gtest/gtest.h>
+
+#include "tests/judge_cli.h"
+
+namespace judge::testing {
+namespace {
+
+const std::string& Fixtures() {
+  static const std::string root = SourcePath("tests/fixture_root");
+  return root;
+}
+
+JudgeRun CheckProblem(const std::string& name, const std::string& root) {
+  return RunJudgeExactly({"check-problem", name, "--device", "host", "--root", root, "-q"}, 600);
+}
+
+bool Has(const std::string& text, const std::string& piece) { return text.find(piece) != std::string::npos; }
+
+class FixtureProblem : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FixtureProblem, HoldsEverySampleToItsHeader) {
+  JudgeRun r = CheckProblem(GetParam(), Fixtures());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Has(r.output, "result: ok")) << r.output;
+  EXPECT_FALSE(Has(r.output, "FAIL")) << r.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureProblem, ::testing::Values("scale_inplace", "compact", "scratch_sum"));
+
+TEST(CheckProblem, FailsASampleWhoseHeaderLies) {
+  JudgeRun r = CheckProblem("mislabelled", Fixtures());
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(Has(r.output, "FAIL  sample 00_claims_accepted.cc: WA (expected AC)")) << r.output;
+  EXPECT_TRUE(Has(r.output, "result: FAILED")) << r.output;
+  EXPECT_EQ(CheckProblem("no_such_problem", Fixtures()).exit_code, 2);
+}
+
+TEST(Problems, ASampleNamesItsProblem) {
+  // No --problem: the file's `// problem: compact` line decides, and its own checker accepts an
+  // order no element-wise check would.
+  JudgeRun r = RunJudge({"run", Fixtures() + "/submissions/compact/host/01_reversed.cc", "--device", "host", "--root",
+                         Fixtures(), "--cases", "example,functional", "-q"});
+  ASSERT_TRUE(r.report.is_object()) << r.output;
+  EXPECT_EQ(r.report["problem"]["name"], "compact");
+  EXPECT_EQ(r.report["verdict"], "AC") << r.output;
+}
+
+TEST(Problems, AnInoutBufferGetsFreshTimedInputsWhenItsOutputsAreLarge) {
+  JudgeRun r = RunJudge({"run", Fixtures() + "/submissions/scale_inplace/host/00_correct.cc", "--device", "host",
+                         "--root", Fixtures(), "--cases", "perf_1m", "-q"});
+  ASSERT_TRUE(r.report.is_object()) << r.output;
+  EXPECT_EQ(r.report["verdict"], "AC") << r.output;
+  const Json* c = r.Case("perf_1m");
+  ASSERT_NE(c, nullptr);
+  // 4 MiB of outputs a call: every timed call had inputs of its own (variant -1), and a draw of
+  // them was fetched after the call and checked.
+  for (const auto& v : (*c)["timing"]["samples"]["variant"]) EXPECT_EQ(v, -1);
+  EXPECT_GE((*c)["calls_checked"].get<int>(), 3);
+}
+
+TEST(Problems, AnswersKeptPerAddressAreCaughtOnLargeOutputs) {
+  JudgeRun r = RunJudge({"run", SourcePath("tests/host_submissions/vector_add_cache_by_address.cc"), "--device", "host",
+                         "--problem", "vector_add", "--testcases", SourcePath("tests/e2e/testcases/vector_add"), "-q"});
+  ASSERT_TRUE(r.report.is_object()) << r.output;
+  EXPECT_EQ(r.report["verdict"], "WA") << r.output;
+  const Json* c = r.Case("perf_256k");
+  ASSERT_NE(c, nullptr);
+  EXPECT_TRUE(Has((*c)["detail"].get<std::string>(), "whose inputs were generated when it started")) << (*c)["detail"];
+  EXPECT_EQ(r.Case("example")->at("verdict"), "AC");  // right wherever its cache holds the right answer
+}
+
+TEST(Problems, ListShowsEachEntryPointAndHowItIsChecked) {
+  JudgeRun r = RunJudgeExactly({"list", "--root", Fixtures()});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Has(r.output, "void solve(float* data, float alpha, int N)")) << r.output;
+  EXPECT_TRUE(Has(r.output, "void solve(int* input, int* output, int N)")) << r.output;  // writable: not const
+  EXPECT_TRUE(Has(r.output, "check: the problem's own checker")) << r.output;
+  JudgeRun one = RunJudgeExactly({"list", "compact", "--root", Fixtures()});
+  EXPECT_TRUE(Has(one.output, "perf_small  [performance]")) << one.output;
+}
+
+}  // namespace
+}  // namespace judge::testing
