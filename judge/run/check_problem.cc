@@ -257,6 +257,13 @@ Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
                                           const std::function<void(const ProblemCheckLine&)>& progress) {
   auto problem = LoadProblem((fs::path(base.root) / "problems").string(), base.problem);
   if (!problem) return problem.error();
+  RunOptions samples = base;
+  // No GPU is said before anything is checked (exit 3, as for `judge run`), not as a failed sample.
+  if (!samples.known_device) {
+    auto facts = ProbeDeviceFacts(samples);
+    if (!facts) return facts.error();
+    samples.known_device = *facts;
+  }
   std::string dir =
       base.testcases_dir.empty() ? (fs::path(base.root) / "testcases" / base.problem).string() : base.testcases_dir;
   auto cases = LoadTestcaseDir(dir, *problem);
@@ -271,7 +278,6 @@ Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
   add(Sizes(*problem, *cases));
   add(Generators(*problem, *cases));
   add(References(*problem, *cases, base.cache_dir));
-  RunOptions samples = base;
   // The host double measures nothing a performance case is for, at a CPU's pace: its samples are
   // held to their verdicts on the cases that check correctness, up to a size a CPU judges in
   // moments (--cases overrides the kinds).
