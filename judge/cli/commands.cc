@@ -209,7 +209,8 @@ Expected<int> BatchCommand(const Invocation& in) {
   const cxxopts::ParseResult& args = in.options;
   BatchOptions b;
   b.inputs = in.operands;
-  auto run = ReadRunOptions(in, in.operands);
+  // A batch grades students' files: their headers do not choose the problem (--problem does).
+  auto run = ReadRunOptions(in, {});
   if (!run) return run.error();
   b.run = std::move(*run);
   ShareAcrossRuns(b.run);

@@ -78,6 +78,7 @@ void AddStrictOption(cxxopts::Options& opts) {
 
 std::string ProblemFor(const Invocation& in, const std::vector<std::string>& sources) {
   if (!in.shared.problem.empty()) return in.shared.problem;
+  // A header names a problem of this catalog or none: LoadProblem refuses anything else.
   namespace fs = std::filesystem;
   auto named = [](const std::string& file) {
     auto header = ReadSampleHeader(file);

@@ -22,6 +22,7 @@ void AddStrictOption(cxxopts::Options& opts);
 
 // The problem `sources` are for: --problem, else the `// problem:` line of the first of them that
 // has one (a folder: the files in it, in name order), else kDefaultProblem (problem/sample_header.h).
+// `judge batch` passes none: students' files do not choose what they are graded as.
 std::string ProblemFor(const Invocation& in, const std::vector<std::string>& sources);
 
 // The run a command that declares the measure options grades with: the shared options, the

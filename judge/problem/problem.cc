@@ -494,7 +494,8 @@ Expected<Problem> LoadProblem(const std::string& problems_root, const std::strin
   fs::path dir = fs::path(problems_root) / name;
   std::string file = (dir / "problem.json").string();
   std::error_code ec;
-  if (!fs::exists(file, ec)) {
+  // A name may come from a submission's header: a folder of problems/, never a path elsewhere.
+  if (!IsIdentifier(name) || !fs::exists(file, ec)) {
     std::string known;
     for (const auto& n : ListProblems(problems_root)) known += (known.empty() ? "" : ", ") + n;
     return MakeError(ErrorCode::kUsage, "unknown problem \"" + name + "\" (--problem): no " + file +

@@ -33,8 +33,10 @@ Status CheckLengths(uint64_t header_len, uint64_t blob_len, uint64_t max_blob) {
 Expected<Json> ParseHeader(const std::string& text) {
   Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) return MakeError(ErrorCode::kProtocol, "frame header is not a JSON object");
-  if (j.value("v", 0) != kProtocolVersion)
-    return MakeError(ErrorCode::kProtocol, "frame has protocol version " + j.value("v", Json(0)).dump());
+  // The worker's frames are untrusted: a "v" of the wrong type is an error, never an exception.
+  if (!j.contains("v") || !j["v"].is_number_integer() || j["v"].get<int64_t>() != kProtocolVersion)
+    return MakeError(ErrorCode::kProtocol,
+                     "frame has protocol version " + (j.contains("v") ? j["v"].dump() : std::string("(none)")));
   if (!j.contains("type") || !j["type"].is_string())
     return MakeError(ErrorCode::kProtocol, "frame header has no \"type\"");
   return j;
@@ -127,10 +129,7 @@ Status FrameDecoder::Parse() {
     uint64_t header_len = GetLe(buffer_.data(), 4), blob_len = GetLe(buffer_.data() + 4, 8);
     JUDGE_TRY(CheckLengths(header_len, blob_len, max_blob_));
     const size_t total = kPrefix + header_len + blob_len;
-    if (buffer_.size() < total) {
-      buffer_.reserve(total);  // a large frame grows its buffer once, not by doublings
-      return Status::Ok();
-    }
+    if (buffer_.size() < total) return Status::Ok();
     auto header = ParseHeader(buffer_.substr(kPrefix, header_len));
     if (!header) return header.error();
     if (buffer_.size() == total) {  // the usual case: the frame is all there is, its blob kept in place

@@ -386,10 +386,10 @@ MessageKind KindOf(const Message& message) {
   return kAllMessageKinds[message.index()];
 }
 
-Frame Encode(const Message& message) {
+Frame Encode(Message message) {
   Frame f;
   f.header = std::visit(
-      [&f](const auto& m) -> Json {
+      [&f](auto& m) -> Json {
         using T = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<T, InitMessage>)
           return {{"device", std::string(DeviceKindName(m.device))},
@@ -404,7 +404,7 @@ Frame Encode(const Message& message) {
         else if constexpr (std::is_same_v<T, CaseRequest>)
           return CaseRequestToJson(m);
         else if constexpr (std::is_same_v<T, ProgressMessage>) {
-          f.blob = m.outputs;
+          f.blob = std::move(m.outputs);
           Json j = {{"stage", std::string(ProgressStageName(m.stage))}, {"calls", m.calls}};
           if (m.digest) j["digest"] = *m.digest;
           return j;
@@ -413,10 +413,10 @@ Frame Encode(const Message& message) {
         else if constexpr (std::is_same_v<T, FetchMessage>)
           return {{"call", m.call}, {"want", m.want}};
         else if constexpr (std::is_same_v<T, CallOutputsMessage>) {
-          f.blob = m.outputs;
+          f.blob = std::move(m.outputs);
           return {{"call", m.call}};
         } else if constexpr (std::is_same_v<T, CaseDoneMessage>) {
-          f.blob = m.outputs;
+          f.blob = std::move(m.outputs);
           return CaseReportToJson(m.report);
         } else if constexpr (std::is_same_v<T, CeilingMeasuredMessage>)
           return {{"read_gbps", m.ceiling.read_gbps},

@@ -212,7 +212,8 @@ using Message = std::variant<InitMessage, DeviceMessage, LoadMessage, SandboxedM
                              CallMessage, FetchMessage, CallOutputsMessage>;
 MessageKind KindOf(const Message& message);
 
-Frame Encode(const Message& message);
+// Takes the message: a blob (outputs of hundreds of MB) is moved into the frame, not copied.
+Frame Encode(Message message);
 // A typed message from a frame, every field validated (the worker's frames are untrusted); an
 // error names the message kind and what is wrong.
 Expected<Message> Decode(Frame frame);

@@ -6,7 +6,6 @@
 #include <csignal>
 #include <map>
 
-#include "judge/util/counter_rng.h"
 #include "judge/util/subprocess.h"
 
 namespace judge {
@@ -134,23 +133,17 @@ int FreshCallsToCheck(int fresh_calls, int64_t input_bytes_per_call) {
   return int(std::min<int64_t>(fresh_calls, affordable));
 }
 
-FetchPlan PlanFetches(size_t size, size_t window, uint64_t seed) {
-  FetchPlan plan{size, window, std::vector<bool>(window, false)};
-  std::vector<size_t> order(window);
-  for (size_t i = 0; i < window; ++i) order[i] = i;
-  for (size_t i = 0; i < std::min(size, window); ++i) {  // a partial Fisher-Yates: the first `size` drawn
-    seed = rng::SplitMix64(seed + i);
-    std::swap(order[i], order[i + size_t(seed % (window - i))]);
-    plan.drawn[order[i]] = true;
-  }
-  return plan;
+FetchPlan PlanFetches(size_t size, size_t window) {
+  size = std::max<size_t>(size, 1);
+  return FetchPlan{size, std::max<size_t>(window, 1), std::min<size_t>(2 * size, kFreshCallsCheckedMax)};
 }
 
 std::optional<size_t> FetchSlot(const FetchPlan& plan, size_t ordinal, size_t held, uint64_t draw) {
-  if (ordinal < plan.window) return plan.drawn[ordinal] ? std::optional<size_t>(held) : std::nullopt;
-  if (held < plan.size) return held;  // a window smaller than the draw: the reservoir fills first
-  const size_t r = size_t(draw % (ordinal + 1));
-  return r < plan.size ? std::optional<size_t>(r) : std::nullopt;
+  const double p = std::min(1.0, double(plan.size) / double(std::max(plan.window, ordinal + 1)));
+  // The low 32 bits decide; the high ones pick the slot a call beyond the cap replaces.
+  if (double(draw & 0xffffffffu) >= p * 4294967296.0) return std::nullopt;
+  if (held < plan.cap) return held;
+  return size_t((draw >> 32) % held);
 }
 
 OutputJudgement JudgeOutputs(int variants, const CaseReport& rep, const std::string& outputs,
@@ -163,6 +156,12 @@ OutputJudgement JudgeOutputs(int variants, const CaseReport& rep, const std::str
     const CallRecord& call = rep.calls[size_t(index)];
     std::string bytes = outputs.substr(i * per_call, per_call);
     auto [check, buffer] = check_call(call.variant, bytes);
+    if (!check.checker_error.empty()) {  // the problem's checker failed: the judge's fault, nothing to diagnose
+      j.verdict = Verdict::kInternalError;
+      j.detail = check.checker_error;
+      j.diagnose = false;
+      return j;
+    }
     ++j.calls_checked;
     if (index == 0)
       j.check = check;

@@ -70,17 +70,18 @@ int FreshCallsToCheck(int fresh_calls, int64_t input_bytes_per_call);
 using CallChecker = std::function<std::pair<CheckResult, std::string>(int variant, const std::string& bytes)>;
 
 // Which fresh calls with large outputs the judge fetches after they end (their outputs do not
-// travel with every call). `size` calls are drawn from the run secret among the first `window`
-// (the timing policy's min_samples) and fetched as they end; each later call, the k-th, takes a
-// held call's place with probability size/k (reservoir sampling). What is held at the end is a
-// uniform draw of `size` of all the calls, which the worker cannot know while it calls, for
-// `size` fetches when the case stops at `window` calls (a plain reservoir fetches about
-// size * (1 + ln(calls / size)); each fetch of a 512 MiB output is a second on the H200 host).
+// travel with every call). Each call's draw is its own, from the run secret, made after it ends:
+// call j (0-based) is fetched with probability size/window among the first `window` (the timing
+// policy's min_samples), then size/(j+1), so what the worker saw fetched says nothing about the
+// calls to come (an earlier plan drew exactly `size` calls of the window: once it had seen them,
+// the worker knew the rest were safe). About `size` fetches when a case stops at the window (a
+// plain reservoir fetches size * (1 + ln(calls / size)); a 512 MiB output is a second each on the
+// H200 host); at most `cap` are held, a later one replacing a held one at random. A case that
+// stops before the window (slow calls: nothing to gain by faking) checks fewer, in proportion.
 struct FetchPlan {
-  size_t size = 0, window = 0;
-  std::vector<bool> drawn;  // of the first `window` calls
+  size_t size = 0, window = 1, cap = 1;
 };
-FetchPlan PlanFetches(size_t size, size_t window, uint64_t seed);
+FetchPlan PlanFetches(size_t size, size_t window);
 // Fresh call `ordinal` (0-based) has ended with `held` calls held: the slot it takes (== held:
 // one more), or nullopt when it is not fetched. `draw` is a secret number for this call.
 std::optional<size_t> FetchSlot(const FetchPlan& plan, size_t ordinal, size_t held, uint64_t draw);

@@ -383,53 +383,59 @@ TEST(CaseTiming, TheJudgesClockFlagsOnlyTimedFreshCallsAndSaysWhenItCouldNotChec
 namespace judge {
 namespace {
 
-// The fetch plan holds a uniform draw of `size` calls of all, fetching exactly `size` of them when
-// the case stops at the window, and the worker's choice of where to cheat cannot beat it.
-TEST(FetchPlan, DrawsSizeOfTheWindowThenKeepsAReservoir) {
-  FetchPlan plan = PlanFetches(3, 30, 42);
-  ASSERT_EQ(plan.drawn.size(), 30u);
-  EXPECT_EQ(std::count(plan.drawn.begin(), plan.drawn.end(), true), 3);
-  size_t held = 0, fetched = 0;
-  for (size_t i = 0; i < 30; ++i)
-    if (auto slot = FetchSlot(plan, i, held, rng::SplitMix64(i))) {
-      EXPECT_EQ(*slot, held);  // inside the window a drawn call is one more
-      ++held;
-      ++fetched;
-    }
-  EXPECT_EQ(fetched, 3u);
-  // After the window, call k replaces a held one with probability 3/k, in a slot below 3.
-  int replaced = 0;
-  for (uint64_t d = 0; d < 60000; ++d)
-    if (auto slot = FetchSlot(plan, 59, 3, rng::SplitMix64(d))) {
-      EXPECT_LT(*slot, 3u);
-      ++replaced;
-    }
-  EXPECT_NEAR(replaced / 60000.0, 3.0 / 60, 0.005);
-  // A window smaller than the draw fetches every call of it, and the reservoir fills after it.
-  FetchPlan small = PlanFetches(5, 2, 7);
-  EXPECT_EQ(FetchSlot(small, 0, 0, 1), 0u);
-  EXPECT_EQ(FetchSlot(small, 1, 1, 1), 1u);
-  EXPECT_EQ(FetchSlot(small, 2, 2, 123456), 2u);
+// A problem's own checker that fails is the judge's fault: IE, and no diagnosis of the submission.
+TEST(JudgeOutputsChecker, AFailingCheckerIsAnInternalError) {
+  CaseReport r;
+  r.output_calls = {0};
+  r.calls.push_back(CallRecord{CallKind::kCheck, 0, 0.01, 0.02});
+  r.output_bytes_per_call = 4;
+  OutputJudgement j = JudgeOutputs(1, r, std::string(4, '\0'), [](int, const std::string&) {
+    CheckResult failed;
+    failed.custom = true;
+    failed.checker_error = "the problem's checker failed: killed by SIGSEGV";
+    return std::pair<CheckResult, std::string>{failed, "checker"};
+  });
+  EXPECT_EQ(j.verdict, Verdict::kInternalError);
+  EXPECT_EQ(j.detail, "the problem's checker failed: killed by SIGSEGV");
+  EXPECT_FALSE(j.diagnose);
 }
 
-TEST(FetchPlan, EveryCallIsEquallyLikelyToBeHeldAtTheEnd) {
-  // 40 calls, 4 held: each call should end up held in 10% of the runs, wherever it falls.
-  std::vector<int> held_count(40, 0);
+// Each call's fetch is its own draw: the worker learns nothing of the calls to come from the ones
+// it saw fetched, about `size` of the window are fetched, and at most `cap` are held.
+TEST(FetchPlan, EachCallIsDrawnOnItsOwn) {
+  FetchPlan plan = PlanFetches(3, 30);
+  EXPECT_EQ(plan.cap, 6u);
   const int runs = 20000;
+  std::vector<int> fetched(60, 0);
+  double total_in_window = 0;
   for (int run = 0; run < runs; ++run) {
-    FetchPlan plan = PlanFetches(4, 25, rng::SplitMix64(uint64_t(run) * 7919));
-    std::vector<size_t> held;
-    for (size_t i = 0; i < 40; ++i) {
-      auto slot = FetchSlot(plan, i, held.size(), rng::SplitMix64(uint64_t(run) * 104729 + i));
+    size_t held = 0;
+    for (size_t j = 0; j < 60; ++j) {
+      const uint64_t draw = rng::SplitMix64(uint64_t(run) * 1000003 + j);
+      auto slot = FetchSlot(plan, j, held, draw);
+      // The decision does not depend on what is held: with nothing held, the same draw decides alike.
+      EXPECT_EQ(slot.has_value(), FetchSlot(plan, j, 0, draw).has_value());
       if (!slot) continue;
-      if (*slot == held.size())
-        held.push_back(i);
-      else
-        held[*slot] = i;
+      ++fetched[j];
+      if (j < 30) ++total_in_window;
+      if (*slot == held) ++held;
+      EXPECT_LE(held, plan.cap);
+      EXPECT_LT(*slot, plan.cap);
     }
-    for (size_t i : held) ++held_count[i];
   }
-  for (size_t i = 0; i < 40; ++i) EXPECT_NEAR(held_count[i] / double(runs), 0.1, 0.015) << "call " << i;
+  for (size_t j = 0; j < 30; ++j) EXPECT_NEAR(fetched[j] / double(runs), 0.1, 0.012) << "call " << j;
+  EXPECT_NEAR(fetched[59] / double(runs), 3.0 / 60, 0.01);
+  EXPECT_NEAR(total_in_window / runs, 3.0, 0.1);  // about `size` fetches when the case stops at the window
+}
+
+TEST(FetchPlan, AWindowSmallerThanTheDrawFetchesEveryCallOfIt) {
+  FetchPlan plan = PlanFetches(5, 2);
+  EXPECT_EQ(FetchSlot(plan, 0, 0, 0xffffffffffffffffull), 0u);
+  EXPECT_EQ(FetchSlot(plan, 1, 1, 0xffffffffffffffffull), 1u);
+  EXPECT_EQ(plan.cap, 10u);
+  auto past_cap = FetchSlot(plan, 1, 10, 0xffffffffffffffffull);  // drawn with the cap full:
+  ASSERT_TRUE(past_cap.has_value());
+  EXPECT_LT(*past_cap, 10u);  // it replaces a held call instead of adding one
 }
 
 }  // namespace

@@ -317,8 +317,7 @@ std::optional<Failure> CaseRunner::MaybeFetch(WorkerSession& session, const Case
   if (k == 1) {  // the case's first large fresh call: which of the first ones count is drawn now
     const int64_t bytes = InputBytesPerCall(request) + int64_t(OutputBytesPerCall(request));
     fetch_plan_ = PlanFetches(size_t(FreshCallsToCheck(kFreshCallsCheckedMax, bytes)),
-                              size_t(std::max(1, request.timing.min_samples)),
-                              FreshSeed(config_.run_secret, request.name, request_id, -2, 0));
+                              size_t(std::max(1, request.timing.min_samples)));
   }
   std::optional<size_t> slot;
   if (!request.noop)  // the calibration's outputs are the empty solve()'s: nothing to check
@@ -329,12 +328,16 @@ std::optional<Failure> CaseRunner::MaybeFetch(WorkerSession& session, const Case
   if (!slot) return std::nullopt;
   auto fetch_start = Clock::now();
   Heard heard = session.Next(problem_.limits.setup_seconds * config_.time_scale);
+  const std::string which = "the outputs of call " + std::to_string(call + 1);
+  // After solve() returned only the harness copies them: only the submission's code (a thread, GPU
+  // work it left) can hold that up, or make the worker answer with something else.
   if (!heard.ok())
     return heard.event.kind == WorkerEvent::Kind::kTimeout
-               ? Failure{Verdict::kInternalError,
-                         "the worker did not send the outputs of call " + std::to_string(call + 1) + " when asked"}
-               : WorkerEnded(heard.event, "sending the outputs of call " + std::to_string(call + 1), problem_.limits,
-                             true);
+               ? Failure{Verdict::kTimeLimit, "the worker did not send " + which + " within " +
+                                                  std::to_string(int(problem_.limits.setup_seconds)) +
+                                                  " s of the judge asking (work left running after solve()?)"}
+               : WorkerEnded(heard.event, "sending " + which, problem_.limits, true);
+  if (auto* fault = std::get_if<FaultMessage>(&*heard.message)) return Faulted(*fault, call + 1);
   auto* got = std::get_if<CallOutputsMessage>(&*heard.message);
   if (!got || got->call != call) return Tampered("the worker answered a fetch with something else");
   if (got->outputs.size() != OutputBytesPerCall(request))
@@ -347,7 +350,7 @@ std::optional<Failure> CaseRunner::MaybeFetch(WorkerSession& session, const Case
                 std::chrono::duration<double>(Clock::now() - fetch_start).count());
   fresh.back().outputs = std::move(got->outputs);
   if (*slot < reservoir.size()) {
-    fresh[reservoir[*slot]].outputs.clear();  // evicted: no longer checked, no longer held
+    std::string().swap(fresh[reservoir[*slot]].outputs);  // evicted: no longer checked, its memory freed
     reservoir[*slot] = k - 1;
   } else {
     reservoir.push_back(k - 1);
@@ -366,11 +369,10 @@ std::pair<CheckResult, std::string> CaseRunner::CheckOneCall(const Case& inputs,
       if (p.IsChecked() && index++ == r->worst_output) buffer = p.name;
     return {*r, buffer};
   }
-  // The checker is the problem's: its failure is the judge's, said where the verdict is made.
+  // The checker is the problem's: its failure is the judge's (IE), made so where the verdict is.
   CheckResult failed;
   failed.custom = true;
-  failed.message = "the problem's checker failed: " + r.error().message;
-  failed.tolerance_used = std::numeric_limits<double>::infinity();
+  failed.checker_error = "the problem's checker failed: " + r.error().message;
   return {failed, "checker"};
 }
 
@@ -411,7 +413,15 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c) {
   result.kind = c.spec.kind;
   result.note = c.spec.note;
   result.scalars = c.spec.scalars;
-  result.work = problem_.WorkAt(c.spec.scalars).value();
+  // Checked at the corners of the scalars' ranges when problem.json loaded; an expression that
+  // fails in between is the problem's (IE), not a crash.
+  auto work = problem_.WorkAt(c.spec.scalars);
+  if (!work) {
+    result.verdict = Verdict::kInternalError;
+    result.detail = work.error().message;
+    return result;
+  }
+  result.work = *work;
   result.min_bytes = result.work.bytes();
   result.input_variants = int(c.expected.size());
   session_.MarkOutput();
@@ -562,6 +572,11 @@ void CaseRunner::CheckFreshCalls(const PreparedCase& c, const Outcome& outcome, 
       }
       if (SizeDistance(*expected, c.expected.at(0)) > std::log(kVariantMagnitudeRatio)) continue;
       auto [check, buffer] = CheckOneCall(FreshCase(c, input_names, f.seeds), *expected, f.outputs);
+      if (!check.checker_error.empty()) {
+        result.verdict = Verdict::kInternalError;
+        result.detail = check.checker_error;
+        return;
+      }
       ++result.calls_checked;
       ++checked;
       if (check.passed) continue;
@@ -582,7 +597,9 @@ std::optional<CheckResult> CaseRunner::Rerun(const PreparedCase& c, const CaseRe
   if (o.failure || o.report.violation || o.report.output_calls.empty()) return std::nullopt;
   Case published = c.spec;
   published.inputs = c.variant_inputs.at(0);
-  return CheckOneCall(published, c.expected[0], o.outputs.substr(0, o.report.output_bytes_per_call)).first;
+  CheckResult r = CheckOneCall(published, c.expected[0], o.outputs.substr(0, o.report.output_bytes_per_call)).first;
+  if (!r.checker_error.empty()) return std::nullopt;  // says nothing about the submission
+  return r;
 }
 
 Expected<DeviceInfo> ProbeDevice(const std::string& worker_program, DeviceKind device,

@@ -18,7 +18,8 @@ namespace judge {
 inline constexpr int64_t kSmallGpuBytes = int64_t(16) << 30;
 int64_t DeviceBytesOfCase(const Problem& problem, const Case& c);
 
-// On the host double, samples are judged on cases that move at most this much (a CPU's pace).
+// On the host double, samples are judged, and generators and the reference checked, on the cases
+// that move at most this much (a CPU's pace; CI has two cores).
 inline constexpr int64_t kHostCaseBytes = int64_t(64) << 20;
 
 // The reference's own error must stay under this share of the tolerance, element by element.

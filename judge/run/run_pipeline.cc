@@ -324,7 +324,10 @@ Expected<std::vector<Case>> LoadRunCases(const RunOptions& o, const Problem& pro
   if (!all_cases) return all_cases.error();
   std::vector<Case> cases = SelectCases(std::move(*all_cases), o.case_filters);
   if (o.max_case_bytes > 0)
-    std::erase_if(cases, [&](const Case& c) { return problem.MinimumBytes(c.scalars).value() > o.max_case_bytes; });
+    std::erase_if(cases, [&](const Case& c) {
+      auto bytes = problem.MinimumBytes(c.scalars);
+      return !bytes || *bytes > o.max_case_bytes;
+    });
   if (cases.empty()) return MakeError(ErrorCode::kUsage, "no testcase matches --cases (see `judge list`)");
   AddHiddenSizeCases(problem, o.run_secret, &cases);
   return cases;

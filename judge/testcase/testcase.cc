@@ -193,7 +193,8 @@ Expected<Case> ParseCase(const Json& j, const JsonContext& ctx, const Problem& p
     if (p && p->IsRealScalar()) {
       auto v = GetNumber(**scalars, it.key(), ctx.Child("scalars"));
       if (!v) return v.error();
-      c.real_scalars[it.key()] = *v;
+      // solve() gets a float: the reference and the range check see that same value.
+      c.real_scalars[it.key()] = std::isfinite(*v) ? double(float(*v)) : *v;
       continue;
     }
     auto v = GetInteger(**scalars, it.key(), ctx.Child("scalars"));

@@ -46,8 +46,8 @@ class Worker : public CaseChannel {
   }
 
  private:
-  void Send(const Message& m) {
-    Frame f = Encode(m);
+  void Send(Message m) {
+    Frame f = Encode(std::move(m));
     (void)WriteFrame(out_, f.header, f.blob);
   }
 
