@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "tests/judge_cli.h"
 
+#include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -47,6 +49,20 @@ JudgeRun RunJudge(std::vector<std::string> args, double timeout_seconds, std::ve
   if (text) run.report = Json::parse(*text, nullptr, false);
   std::filesystem::remove(out);
   return run;
+}
+
+TempFolder::TempFolder(const std::string& prefix, mode_t mode)
+    : path_(MakeTempDir(std::filesystem::temp_directory_path().string(), prefix).value()) {
+  ::chmod(path_.c_str(), mode);
+}
+
+TempFolder::~TempFolder() { RemoveTree(path_); }
+
+std::string TempFolder::Write(const std::string& name, const std::string& text) const {
+  std::string file = path_ + "/" + name;
+  EXPECT_TRUE(WriteFileAtomic(file, text).ok());
+  ::chmod(file.c_str(), 0644);
+  return file;
 }
 
 }  // namespace judge::testing

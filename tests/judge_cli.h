@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Runs the real `judge` binary the way a user does, for end-to-end tests.
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
@@ -30,5 +32,20 @@ JudgeRun RunJudgeExactly(const std::vector<std::string>& args, double timeout_se
                          const std::vector<std::string>& launcher = {});
 
 std::string SourcePath(const std::string& relative);  // inside the repository
+
+// A folder of the test's own in the temp folder, which an unprivileged judge may read; removed
+// with its contents when the test is done.
+class TempFolder {
+ public:
+  explicit TempFolder(const std::string& prefix, mode_t mode = 0755);
+  ~TempFolder();
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+  const std::string& path() const { return path_; }
+  std::string Write(const std::string& name, const std::string& text) const;  // mode 0644; its path
+
+ private:
+  std::string path_;
+};
 
 }  // namespace judge::testing

@@ -40,26 +40,6 @@ JudgeRun RunHost(const std::string& submission, std::vector<std::string> extra =
   return RunHostAt(SourcePath("tests/" + submission), extra);
 }
 
-// A folder of the test's own in the temp folder, which an unprivileged judge may read.
-class TempFolder {
- public:
-  explicit TempFolder(const std::string& prefix, mode_t mode = 0755)
-      : path_(MakeTempDir(std::filesystem::temp_directory_path().string(), prefix).value()) {
-    ::chmod(path_.c_str(), mode);
-  }
-  ~TempFolder() { RemoveTree(path_); }
-  const std::string& path() const { return path_; }
-  std::string Write(const std::string& name, const std::string& text) const {
-    std::string file = path_ + "/" + name;
-    EXPECT_TRUE(WriteFileAtomic(file, text).ok());
-    ::chmod(file.c_str(), 0644);
-    return file;
-  }
-
- private:
-  std::string path_;
-};
-
 std::vector<std::string> LayerNames(const Json& layers) {
   std::vector<std::string> names;
   for (const auto& p : layers) names.push_back(p["name"]);

@@ -50,6 +50,17 @@ TEST(Problems, ASampleNamesItsProblem) {
   EXPECT_EQ(r.report["verdict"], "AC") << r.output;
 }
 
+// Found in review: a header is a student's text. It may name a problem of the catalog, never a
+// folder elsewhere (whose reference.cc the judge would compile and load), and a batch ignores it.
+TEST(Problems, AHeaderCannotPointTheJudgeOutsideTheCatalog) {
+  TempFolder dir("judge-header-");
+  std::string file = dir.Write(
+      "escape.cc", "// problem: ../../tmp/evil\nextern \"C\" void solve(const float*, float* o, int) { o[0] = 0; }\n");
+  JudgeRun r = RunJudgeExactly({"run", file, "--device", "host", "-q"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(Has(r.output, "unknown problem \"../../tmp/evil\"")) << r.output;
+}
+
 TEST(Problems, AnInoutBufferGetsFreshTimedInputsWhenItsOutputsAreLarge) {
   JudgeRun r = RunJudge({"run", Fixtures() + "/submissions/scale_inplace/host/00_correct.cc", "--device", "host",
                          "--root", Fixtures(), "--cases", "perf_1m", "-q"});
