@@ -428,7 +428,7 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c) {
   CaseRequest request = BuildCaseRequest(problem_, c);
   request.diagnostic = config_.single_call;
   request.hot = config_.hot && c.spec.IsPerformance();
-  request.fresh_timed_inputs = WantsFreshInputs(c, request);
+  request.fresh_timed_inputs = WantsFreshInputs(c);
   // Calibrated first: the trusted worker then idles while the submission's runs. No submission code
   // may run meanwhile: its threads could load the GPU or the CPU and so inflate the share the judge
   // subtracts (which would hide a forgery), so its worker, if one is left from an earlier case,
@@ -479,9 +479,8 @@ void CaseRunner::TimeInMoreProcesses(const PreparedCase& c, const CaseRequest& r
   }
 }
 
-bool CaseRunner::WantsFreshInputs(const PreparedCase& c, const CaseRequest& request) const {
+bool CaseRunner::WantsFreshInputs(const PreparedCase& c) const {
   if (!c.spec.IsPerformance() || config_.single_call || !config_.reference || c.variant_inputs.empty()) return false;
-  (void)request;
   for (const auto& [name, spec] : c.variant_inputs[0])
     if (!spec.generate) return false;
   return true;

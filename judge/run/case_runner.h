@@ -98,7 +98,7 @@ class CaseRunner {
                                                    const std::string& bytes) const;
   void Judge(const PreparedCase& c, const Outcome& outcome, const std::optional<std::pair<double, double>>& calibration,
              CaseResult& result);
-  bool WantsFreshInputs(const PreparedCase& c, const CaseRequest& request) const;
+  bool WantsFreshInputs(const PreparedCase& c) const;
   // One diagnostic call in another mode; nullopt when it did not even run cleanly.
   std::optional<CheckResult> Rerun(const PreparedCase& c, const CaseRequest& request);
   // Times a performance case again in fresh worker processes (config_.timing_processes in all)

@@ -150,12 +150,7 @@ Status CaseHarness::Calibrate(CaseReport* report) {
   return Status::Ok();
 }
 
-size_t CaseHarness::OutputBytes() const {
-  size_t per_call = 0;
-  for (const auto& b : buffers_)
-    if (b.arg->IsChecked()) per_call += b.working->bytes;
-  return per_call;
-}
+size_t CaseHarness::OutputBytes() const { return OutputBytesPerCall(*request_); }
 
 bool CaseHarness::KeepOutputs(int call) const {
   return OutputBytes() <= kSmallOutputBytesPerCall || call == 0 || call == planned_calls_ - 1;

@@ -107,7 +107,7 @@ class CaseHarness {
   std::unique_ptr<IntervalTimer> timer_;
   std::vector<HarnessBuffer> buffers_;  // the signature's buffers, in order
   int variants_ = 1;                    // rotated across check and warm-up calls (and timed ones without fresh inputs)
-  int fresh_variant_ = -1;              // the index of the fresh buffers in inputs_[i], or -1
+  int fresh_variant_ = -1;              // the index of the fresh buffer in each HarnessBuffer's sources, or -1
   int planned_calls_ = 0;
   double peak_clock_mhz_ = 0;  // 0: the device cannot tell, nothing is judged throttled
 };
