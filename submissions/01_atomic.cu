@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// expect: MV
+// expect-detail: reads past the end of its input
 // Version 01 (one atomicAdd per thread) of the article "Reduce 算子的实现与优化" (LeetGPU reduction).
 // Change vs 00: one thread per element, each doing a float atomicAdd on output.
 // Caveat: massive same-address atomic contention; float accumulation loses

@@ -306,11 +306,13 @@ void AddCheckProblemOptions(cxxopts::Options& opts) {
   opts.add_options()("cases",
                      "cases the samples are judged on (default: all; on the host double, the correctness ones)",
                      cxxopts::value<std::string>())("out", "also write the results as JSON to this file",
-                                                    cxxopts::value<std::string>())("q,quiet", "no progress on stderr");
+                                                    cxxopts::value<std::string>())(
+      "markdown", "also write the samples' ladder (as `judge ladder --markdown`) to this file",
+      cxxopts::value<std::string>())("q,quiet", "no progress on stderr");
 }
 
 Expected<int> CheckProblemCommand(const Invocation& in) {
-  auto files = OutputFiles(in.options, {"out"}, {});
+  auto files = OutputFiles(in.options, {"out", "markdown"}, {});
   if (!files) return files.error();
   auto o = ReadRunOptions(in, {});
   if (!o) return o.error();
@@ -331,6 +333,12 @@ Expected<int> CheckProblemCommand(const Invocation& in) {
   std::cout << "result: " << (report->ok() ? "ok" : "FAILED") << ", " << report->lines.size() - size_t(failed) << " of "
             << report->lines.size() << " checks hold\n";
   for (const OutputFile& file : *files) {
+    if (file.option == "markdown") {
+      std::ostringstream ladder;
+      WriteLadderMarkdown(report->samples, ladder);
+      JUDGE_TRY(WriteOutput(file, ladder.str()));
+      continue;
+    }
     Json j = {{"schema", "gpu-judge.check-problem"},
               {"schema_version", 1},
               {"problem", report->problem},

@@ -190,7 +190,7 @@ bool Mentions(const RunReport& r, const std::string& text) {
   return false;
 }
 
-std::vector<ProblemCheckLine> Samples(const RunOptions& base, const Problem& p) {
+std::vector<ProblemCheckLine> Samples(const RunOptions& base, const Problem& p, std::vector<LadderRung>* ladder) {
   std::vector<std::string> files = SampleFiles(base.root, p, base.device);
   if (files.empty())
     return {{"samples", false,
@@ -224,6 +224,7 @@ std::vector<ProblemCheckLine> Samples(const RunOptions& base, const Problem& p) 
     line.detail += ", " + FormatMs(r.seconds * 1e3);
     lines.push_back(line);
   }
+  *ladder = std::move(*rungs);
   return lines;
 }
 
@@ -293,7 +294,7 @@ Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
     if (samples.case_filters.empty()) samples.case_filters = {"example", "functional", "edge"};
     samples.max_case_bytes = kHostCaseBytes;
   }
-  for (auto& line : Samples(samples, *problem)) add(std::move(line));
+  for (auto& line : Samples(samples, *problem, &report.samples)) add(std::move(line));
   return report;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "judge/run/ladder.h"
 #include "judge/run/run_pipeline.h"
 
 namespace judge {
@@ -34,6 +35,7 @@ struct ProblemCheckLine {
 struct ProblemCheckReport {
   std::string problem;
   std::vector<ProblemCheckLine> lines;
+  std::vector<LadderRung> samples;  // every sample's report: the problem's ladder, at no extra GPU time
   bool ok() const;
 };
 
