@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The store's promises, each checked on SQLite (a temporary folder) and on PostgreSQL (a server
-// this test starts: tests/serve/pg_server.h; one for the whole run, a database per test).
+// this test starts: tests/serve/pg_server.h; one for the whole process, emptied for each test).
 #include "judge/serve/store.h"
 
 #include <gtest/gtest.h>
@@ -57,9 +57,9 @@ class StoreTest : public ::testing::TestWithParam<Db> {
       std::string why;
       testing::PgServer* server = SharedServer(&why);
       if (server == nullptr) GTEST_SKIP() << why;
-      auto url = server->NewDatabase(&why);
-      ASSERT_TRUE(url) << why;
-      url_ = *url;
+      why = server->Reset();
+      ASSERT_EQ(why, "");
+      url_ = server->conninfo();
     } else {
       char templ[] = "/tmp/judge-store-XXXXXX";
       ASSERT_NE(::mkdtemp(templ), nullptr);
@@ -210,10 +210,10 @@ TEST_P(StoreTest, ClaimOnAnEmptyQueueIsNothing) {
 
 TEST_P(StoreTest, AnExpiredLeaseGoesToAnotherGraderAndTheFirstIsRefused) {
   const int64_t id = Post(User("alice"), "p");
-  auto first = Ok(store_->Claim("dead-host", 0.2));
+  auto first = Ok(store_->Claim("dead-host", 0.5));
   ASSERT_TRUE(first);
   EXPECT_FALSE(Ok(store_->Claim("live-host", 60))) << "held until the lease runs out";
-  Sleep(0.5);
+  Sleep(0.8);
   auto second = Ok(store_->Claim("live-host", 60));
   ASSERT_TRUE(second);
   EXPECT_EQ(second->submission_id, id);

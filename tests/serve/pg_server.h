@@ -7,7 +7,8 @@
 //
 // PostgreSQL refuses to run as root; as root, the folder is given to the `postgres` system user
 // and initdb and the server run as it. Start() returns why it cannot run (no binaries: install the
-// Debian package `postgresql`), for the test to skip with.
+// Debian package `postgresql`), for the test to skip with. initdb's result is kept for the next
+// server (InitDb).
 #include <fcntl.h>
 #include <grp.h>
 #include <libpq-fe.h>
@@ -56,11 +57,7 @@ class PgServer {
     if (!bin) return "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): install the Debian package `postgresql`";
     if (std::string why = MakeFolder(); !why.empty()) return why;
     const std::string data = dir_ + "/data";
-    if (int rc = RunAndWait({(*bin / "initdb").string(), "-D", data, "-A", "trust", "-U", "judge", "-E", "UTF8",
-                             "--no-sync", "--no-instructions"});
-        rc != 0) {
-      return "initdb failed (exit " + std::to_string(rc) + "): " + Log();
-    }
+    if (std::string why = InitDb(*bin, data); !why.empty()) return why;
     // fsync off: a test server's data need not survive a power loss, and each commit's flush
     // would cost the suite seconds. A committed row still survives the client's kill -9.
     server_ = Spawn({(*bin / "postgres").string(), "-D", data, "-k", dir_, "-c", "listen_addresses=", "-p",
@@ -73,13 +70,9 @@ class PgServer {
   // libpq's connection string for the test's database.
   std::string conninfo() const { return Conninfo("judge"); }
 
-  // A database of its own for one test, empty; its connection string, or nullopt (`why` says why).
-  std::optional<std::string> NewDatabase(std::string* why) {
-    const std::string name = "judge_" + std::to_string(++databases_);
-    *why = CreateDatabase(name);
-    if (!why->empty()) return std::nullopt;
-    return Conninfo(name);
-  }
+  // Empties the test's database (its tables and sequences gone): the next test starts afresh
+  // without the second a CREATE DATABASE takes. "" or why it failed.
+  std::string Reset() const { return Run("judge", "DROP SCHEMA public CASCADE; CREATE SCHEMA public"); }
 
  private:
   static constexpr int kPort = 5432;  // names the socket file in our own folder: no clash possible
@@ -144,18 +137,43 @@ class PgServer {
     return "postgres did not accept connections within 30 s: " + Log();
   }
 
-  std::string CreateDatabase(const std::string& name) const {
-    PGconn* conn = PQconnectdb(Conninfo("postgres").c_str());
+  std::string CreateDatabase(const std::string& name) const { return Run("postgres", "CREATE DATABASE " + name); }
+
+  std::string Run(const std::string& db, const std::string& sql) const {
+    PGconn* conn = PQconnectdb(Conninfo(db).c_str());
     std::string why;
     if (PQstatus(conn) != CONNECTION_OK) {
       why = std::string("cannot connect to the test server: ") + PQerrorMessage(conn);
     } else {
-      PGresult* r = PQexec(conn, ("CREATE DATABASE " + name).c_str());
-      if (PQresultStatus(r) != PGRES_COMMAND_OK) why = "CREATE DATABASE " + name + " failed: " + PQerrorMessage(conn);
+      PGresult* r = PQexec(conn, sql.c_str());
+      if (PQresultStatus(r) != PGRES_COMMAND_OK) why = sql + " failed: " + PQerrorMessage(conn);
       PQclear(r);
     }
     PQfinish(conn);
     return why;
+  }
+
+  // initdb takes seconds, and ctest runs each test in a process (and server) of its own: the first
+  // initdb's folder is kept in /tmp (per PostgreSQL version and user) and copied for the next.
+  std::string InitDb(const std::filesystem::path& bin, const std::string& data) const {
+    const std::string cache =
+        "/tmp/judge-pg-initdb-" + bin.parent_path().filename().string() + "-uid" + std::to_string(::geteuid());
+    if (std::filesystem::exists(cache + "/PG_VERSION")) {
+      if (RunAndWait({"/bin/cp", "-a", cache, data}) == 0) return "";
+      std::filesystem::remove_all(data);  // a cache that cannot be copied: make the folder afresh
+    }
+    if (int rc = RunAndWait({(bin / "initdb").string(), "-D", data, "-A", "trust", "-U", "judge", "-E", "UTF8",
+                             "--no-sync", "--no-instructions"});
+        rc != 0) {
+      return "initdb failed (exit " + std::to_string(rc) + "): " + Log();
+    }
+    // Published whole or not at all (another test process may be doing the same).
+    const std::string staging = cache + ".tmp" + std::to_string(::getpid());
+    std::error_code ec;
+    if (RunAndWait({"/bin/cp", "-a", data, staging}) != 0 || ::rename(staging.c_str(), cache.c_str()) != 0) {
+      std::filesystem::remove_all(staging, ec);
+    }
+    return "";
   }
 
   std::string Log() const {
@@ -183,7 +201,6 @@ class PgServer {
   std::optional<uid_t> uid_;
   std::optional<gid_t> gid_;
   pid_t server_ = 0;
-  int databases_ = 0;
 };
 
 }  // namespace judge::testing
