@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -407,6 +408,31 @@ TEST_P(StoreTest, ConcurrentGradersClaimEveryJobExactlyOnce) {
   const auto counts = Ok(store_->ResultCounts());
   EXPECT_EQ(counts.size(), static_cast<size_t>(kJobs));
   EXPECT_TRUE(std::all_of(counts.begin(), counts.end(), [](auto& c) { return c.second == 1; }));
+}
+
+// Posts racing from stores of their own (as from two service hosts): the limit holds, because
+// each reads the usage in the transaction that inserts.
+TEST_P(StoreTest, ConcurrentPostsCannotPassALimitTogether) {
+  constexpr int kPosters = 8, kLimit = 3;
+  const Principal alice = User("alice");
+  std::vector<std::unique_ptr<Store>> stores;
+  for (int i = 0; i < kPosters; ++i) stores.push_back(Open());
+  std::atomic<int> admitted = 0, refused = 0;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kPosters; ++i) {
+    threads.emplace_back([&, i] {
+      auto id = stores[i]->Enqueue(NewSubmission{alice.id, "p", "a.cu", "x"}, [](const Usage& u) -> Status {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // widen the window a race would need
+        if (u.in_flight >= kLimit) return MakeError(ErrorCode::kUsage, "limit");
+        return Status::Ok();
+      });
+      ++(id.ok() ? admitted : refused);
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(admitted, kLimit);
+  EXPECT_EQ(refused, kPosters - kLimit);
+  EXPECT_EQ(Ok(store_->List({})).size(), static_cast<size_t>(kLimit));
 }
 
 // A process killed right after Enqueue returned: the id it was given names a stored row.
