@@ -151,7 +151,7 @@ Expected<std::unique_ptr<Connection>> OpenPostgres(const std::string& conninfo) 
     PQfinish(conn);
     while (!message.empty() && message.back() == '\n') message.pop_back();
     return MakeError(ErrorCode::kIo, "cannot connect to PostgreSQL " + where + ": " + message +
-                                         " (check --database-url, that the server runs and that this user may log in)");
+                                         " (check --database or $JUDGE_DATABASE_URL, that the server runs and that this user may log in)");
   }
   PQsetNoticeProcessor(conn, IgnoreNotice, nullptr);
   return std::unique_ptr<Connection>(std::make_unique<PostgresConnection>(conn, where));

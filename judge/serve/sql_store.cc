@@ -184,11 +184,10 @@ Expected<std::vector<Submission>> ReadSubmissions(const std::vector<Row>& rows) 
   return out;
 }
 
-Expected<int64_t> NewLease() {
-  auto bytes = RandomBytes(sizeof(uint64_t));
-  if (!bytes.ok()) return bytes.error();
+int64_t NewLease() {
+  const std::string bytes = RandomBytes(sizeof(uint64_t));
   uint64_t v;
-  std::memcpy(&v, bytes->data(), sizeof v);
+  std::memcpy(&v, bytes.data(), sizeof v);
   return static_cast<int64_t>(v >> 2) + 1;  // positive, never 0 (the "no lease" of a fresh Job)
 }
 
@@ -354,8 +353,7 @@ class SqlStore final : public Store {
   }
 
   Expected<std::optional<Job>> Claim(const std::string& worker, double lease_seconds) override {
-    auto lease = NewLease();
-    if (!lease.ok()) return lease.error();
+    const int64_t lease = NewLease();
     // One statement: the oldest claimable row, locked (PostgreSQL: passing over rows another
     // grader is claiming right now) and taken.
     auto rows = Write([&](Session& s) {
@@ -365,7 +363,7 @@ class SqlStore final : public Store {
           "WHERE id = (SELECT id FROM submissions WHERE status <> 'done' AND (lease IS NULL OR lease_until_ms <= {now}) "
           "ORDER BY id LIMIT 1 {skip_locked}) "
           "RETURNING id, lease, generation, problem, filename, source",
-          {worker, *lease, Milliseconds(lease_seconds)});
+          {worker, lease, Milliseconds(lease_seconds)});
     });
     if (!rows.ok()) return rows.error();
     if (rows->empty()) return std::optional<Job>();
