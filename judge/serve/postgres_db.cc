@@ -32,7 +32,8 @@ std::string DecodeBytea(const char* text, int length) {
   std::string bytes;
   if (length < 2 || text[0] != '\\' || text[1] != 'x') return std::string(text, length);
   bytes.reserve((length - 2) / 2);
-  for (int i = 2; i + 1 < length; i += 2) bytes.push_back(static_cast<char>(nibble(text[i]) << 4 | nibble(text[i + 1])));
+  for (int i = 2; i + 1 < length; i += 2)
+    bytes.push_back(static_cast<char>(nibble(text[i]) << 4 | nibble(text[i + 1])));
   return bytes;
 }
 
@@ -150,8 +151,10 @@ Expected<std::unique_ptr<Connection>> OpenPostgres(const std::string& conninfo) 
     std::string message = conn ? PQerrorMessage(conn) : "out of memory";
     PQfinish(conn);
     while (!message.empty() && message.back() == '\n') message.pop_back();
-    return MakeError(ErrorCode::kIo, "cannot connect to PostgreSQL " + where + ": " + message +
-                                         " (check --database or $JUDGE_DATABASE_URL, that the server runs and that this user may log in)");
+    return MakeError(
+        ErrorCode::kIo,
+        "cannot connect to PostgreSQL " + where + ": " + message +
+            " (check --database or $JUDGE_DATABASE_URL, that the server runs and that this user may log in)");
   }
   PQsetNoticeProcessor(conn, IgnoreNotice, nullptr);
   return std::unique_ptr<Connection>(std::make_unique<PostgresConnection>(conn, where));

@@ -74,8 +74,12 @@ const Dialect& DialectOf(Engine engine) { return engine == Engine::kSqlite ? kSq
 // store's statements hold no string literal with ? or { in it.
 std::string Render(const Dialect& d, std::string_view sql) {
   const std::pair<std::string_view, std::string_view> keys[] = {
-      {"{id}", d.id},         {"{blob}", d.blob},           {"{real}", d.real},
-      {"{now}", d.now_ms},    {"{for_update}", d.for_update}, {"{skip_locked}", d.skip_locked},
+      {"{id}", d.id},
+      {"{blob}", d.blob},
+      {"{real}", d.real},
+      {"{now}", d.now_ms},
+      {"{for_update}", d.for_update},
+      {"{skip_locked}", d.skip_locked},
   };
   std::string out;
   int param = 0;
@@ -85,7 +89,8 @@ std::string Render(const Dialect& d, std::string_view sql) {
       ++i;
       continue;
     }
-    auto key = std::find_if(std::begin(keys), std::end(keys), [&](auto& k) { return sql.substr(i).starts_with(k.first); });
+    auto key =
+        std::find_if(std::begin(keys), std::end(keys), [&](auto& k) { return sql.substr(i).starts_with(k.first); });
     if (key != std::end(keys)) {
       out += key->second;
       i += key->first.size();
@@ -277,10 +282,10 @@ class SqlStore final : public Store {
       if (rows->empty()) {
         JUDGE_TRY(s.Query("INSERT INTO schema_version (version) VALUES (?)", {kSchemaVersion}));
       } else if (rows->size() != 1 || Int(rows->front(), 0) != kSchemaVersion) {
-        return MakeError(ErrorCode::kBadInput,
-                         "the database " + where_ + " has schema version " + Text(rows->front(), 0) +
-                             "; this judge reads version " + std::to_string(kSchemaVersion) +
-                             ": run the judge that made it, or start from an empty database");
+        return MakeError(ErrorCode::kBadInput, "the database " + where_ + " has schema version " +
+                                                   Text(rows->front(), 0) + "; this judge reads version " +
+                                                   std::to_string(kSchemaVersion) +
+                                                   ": run the judge that made it, or start from an empty database");
       }
       return true;
     });
@@ -296,8 +301,8 @@ class SqlStore final : public Store {
       auto existing = s.Query("SELECT id FROM principals WHERE name = ?", {name});
       if (!existing.ok()) return existing.error();
       if (!existing->empty()) {
-        return MakeError(ErrorCode::kUsage, "a principal named '" + name +
-                                                "' exists already (revoked or not): choose another name");
+        return MakeError(ErrorCode::kUsage,
+                         "a principal named '" + name + "' exists already (revoked or not): choose another name");
       }
       auto rows = s.Query(
           "INSERT INTO principals (name, alias, admin, token_hash, created_ms) VALUES (?, ?, ?, ?, {now}) RETURNING id",
@@ -338,7 +343,8 @@ class SqlStore final : public Store {
         return MakeError(ErrorCode::kUsage, "no principal with id " + std::to_string(sub.owner) + " in " + where_);
       }
       auto usage = s.Query(
-          "SELECT COUNT(CASE WHEN status <> 'done' THEN 1 END), COUNT(CASE WHEN created_ms > {now} - 3600000 THEN 1 END) "
+          "SELECT COUNT(CASE WHEN status <> 'done' THEN 1 END), COUNT(CASE WHEN created_ms > {now} - 3600000 THEN 1 "
+          "END) "
           "FROM submissions WHERE owner = ?",
           {sub.owner});
       if (!usage.ok()) return usage.error();
@@ -360,7 +366,8 @@ class SqlStore final : public Store {
       return s.Query(
           "UPDATE submissions SET status = 'compiling', progress = '', worker = ?, lease = ?, "
           "lease_until_ms = {now} + ?, started_ms = {now}, attempts = attempts + 1 "
-          "WHERE id = (SELECT id FROM submissions WHERE status <> 'done' AND (lease IS NULL OR lease_until_ms <= {now}) "
+          "WHERE id = (SELECT id FROM submissions WHERE status <> 'done' AND (lease IS NULL OR lease_until_ms <= "
+          "{now}) "
           "ORDER BY id LIMIT 1 {skip_locked}) "
           "RETURNING id, lease, generation, problem, filename, source",
           {worker, lease, Milliseconds(lease_seconds)});
@@ -368,13 +375,15 @@ class SqlStore final : public Store {
     if (!rows.ok()) return rows.error();
     if (rows->empty()) return std::optional<Job>();
     const Row& r = rows->front();
-    return std::optional<Job>(Job{Int(r, 0), Int(r, 1), static_cast<int>(Int(r, 2)), Text(r, 3), Text(r, 4), Text(r, 5)});
+    return std::optional<Job>(
+        Job{Int(r, 0), Int(r, 1), static_cast<int>(Int(r, 2)), Text(r, 3), Text(r, 4), Text(r, 5)});
   }
 
   Status Heartbeat(const std::string& worker, double lease_seconds) override {
-    auto rows = Run("UPDATE submissions SET lease_until_ms = {now} + ? WHERE worker = ? AND status <> 'done' "
-                     "AND lease IS NOT NULL RETURNING id",
-                     {Milliseconds(lease_seconds), worker});
+    auto rows =
+        Run("UPDATE submissions SET lease_until_ms = {now} + ? WHERE worker = ? AND status <> 'done' "
+            "AND lease IS NOT NULL RETURNING id",
+            {Milliseconds(lease_seconds), worker});
     if (!rows.ok()) return rows.error();
     return Status::Ok();
   }
@@ -385,8 +394,9 @@ class SqlStore final : public Store {
       return MakeError(ErrorCode::kInternal, "SetStage takes compiling or running, not " +
                                                  std::string(StatusName(status)) + " (Finish marks a job done)");
     }
-    return Changed("UPDATE submissions SET status = ?, progress = ? WHERE id = ? AND lease = ? AND status <> 'done' RETURNING id",
-                   {std::string(StatusName(status)), progress, submission_id, lease});
+    return Changed(
+        "UPDATE submissions SET status = ?, progress = ? WHERE id = ? AND lease = ? AND status <> 'done' RETURNING id",
+        {std::string(StatusName(status)), progress, submission_id, lease});
   }
 
   Expected<bool> Finish(int64_t submission_id, int64_t lease, const Result& result) override {
@@ -401,7 +411,8 @@ class SqlStore final : public Store {
       if (done->empty()) return false;
       const Row& r = done->front();
       auto recorded = s.Query(
-          "INSERT INTO results (submission_id, generation, verdict, figure_ms, flagged, report_json, recorded_ms, worker) "
+          "INSERT INTO results (submission_id, generation, verdict, figure_ms, flagged, report_json, recorded_ms, "
+          "worker) "
           "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING submission_id",
           {submission_id, Int(r, 0), result.verdict, figure, Flag(result.flagged), result.report_json, Int(r, 2),
            r[1] ? Param(*r[1]) : Param(nullptr)});
@@ -411,9 +422,10 @@ class SqlStore final : public Store {
   }
 
   Expected<int> ReleaseAll(const std::string& worker) override {
-    auto rows = Run("UPDATE submissions SET status = 'queued', progress = '', worker = NULL, lease = NULL, "
-                     "lease_until_ms = NULL WHERE worker = ? AND status <> 'done' RETURNING id",
-                     {worker});
+    auto rows =
+        Run("UPDATE submissions SET status = 'queued', progress = '', worker = NULL, lease = NULL, "
+            "lease_until_ms = NULL WHERE worker = ? AND status <> 'done' RETURNING id",
+            {worker});
     if (!rows.ok()) return rows.error();
     return static_cast<int>(rows->size());
   }
@@ -422,8 +434,8 @@ class SqlStore final : public Store {
 
   Expected<std::optional<Submission>> Get(int64_t id) override {
     auto rows = Run("SELECT " + std::string(kSubmissionColumns) +
-                         ", s.report_json FROM submissions s JOIN principals p ON p.id = s.owner WHERE s.id = ?",
-                     {id});
+                        ", s.report_json FROM submissions s JOIN principals p ON p.id = s.owner WHERE s.id = ?",
+                    {id});
     if (!rows.ok()) return rows.error();
     if (rows->empty()) return std::optional<Submission>();
     auto s = ReadSubmission(rows->front());
@@ -439,7 +451,8 @@ class SqlStore final : public Store {
   }
 
   Expected<std::vector<Submission>> List(const SubmissionQuery& query) override {
-    std::string sql = "SELECT " + std::string(kSubmissionColumns) + " FROM submissions s JOIN principals p ON p.id = s.owner";
+    std::string sql =
+        "SELECT " + std::string(kSubmissionColumns) + " FROM submissions s JOIN principals p ON p.id = s.owner";
     std::vector<Param> params;
     if (query.owner) {
       sql += " WHERE s.owner = ?";
@@ -458,12 +471,12 @@ class SqlStore final : public Store {
 
   Expected<std::vector<BestResult>> Best(const std::string& problem) override {
     // Every ranked result, each owner's best first; the first per owner is kept, then ranked.
-    auto rows = Run(
-        "SELECT p.id, p.name, p.alias, p.admin, s.id, s.figure_ms, s.finished_ms "
-        "FROM submissions s JOIN principals p ON p.id = s.owner "
-        "WHERE s.problem = ? AND s.status = 'done' AND s.verdict = ? AND s.flagged = 0 AND s.figure_ms >= 0 "
-        "ORDER BY s.owner, s.figure_ms, s.finished_ms, s.id",
-        {problem, std::string(VerdictShort(Verdict::kAccepted))});
+    auto rows =
+        Run("SELECT p.id, p.name, p.alias, p.admin, s.id, s.figure_ms, s.finished_ms "
+            "FROM submissions s JOIN principals p ON p.id = s.owner "
+            "WHERE s.problem = ? AND s.status = 'done' AND s.verdict = ? AND s.flagged = 0 AND s.figure_ms >= 0 "
+            "ORDER BY s.owner, s.figure_ms, s.finished_ms, s.id",
+            {problem, std::string(VerdictShort(Verdict::kAccepted))});
     if (!rows.ok()) return rows.error();
     std::vector<BestResult> best;
     for (const Row& row : *rows) {
@@ -487,12 +500,14 @@ class SqlStore final : public Store {
   // ---- admin ----
 
   Expected<bool> Rejudge(int64_t id) override {
-    return Changed("UPDATE submissions SET " + std::string(kRequeueAsNewGeneration) + " WHERE id = ? RETURNING id", {id});
+    return Changed("UPDATE submissions SET " + std::string(kRequeueAsNewGeneration) + " WHERE id = ? RETURNING id",
+                   {id});
   }
 
   Expected<int> RejudgeProblem(const std::string& problem) override {
-    auto rows = Run("UPDATE submissions SET " + std::string(kRequeueAsNewGeneration) + " WHERE problem = ? RETURNING id",
-                     {problem});
+    auto rows =
+        Run("UPDATE submissions SET " + std::string(kRequeueAsNewGeneration) + " WHERE problem = ? RETURNING id",
+            {problem});
     if (!rows.ok()) return rows.error();
     return static_cast<int>(rows->size());
   }

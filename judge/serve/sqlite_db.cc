@@ -64,8 +64,8 @@ class SqliteConnection final : public Connection {
   Expected<sqlite3_stmt*> Prepare(const std::string& sql) {
     if (auto it = statements_.find(sql); it != statements_.end()) return it->second;
     sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v3(db_, sql.c_str(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt,
-                           nullptr) != SQLITE_OK) {
+    if (sqlite3_prepare_v3(db_, sql.c_str(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) !=
+        SQLITE_OK) {
       return Failure(sqlite3_errmsg(db_), sql);
     }
     statements_.emplace(sql, stmt);
@@ -82,7 +82,9 @@ class SqliteConnection final : public Connection {
       int operator()(const std::string& v) const {
         return sqlite3_bind_text64(s, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
       }
-      int operator()(const Blob& v) const { return sqlite3_bind_blob64(s, i, v.bytes.data(), v.bytes.size(), SQLITE_TRANSIENT); }
+      int operator()(const Blob& v) const {
+        return sqlite3_bind_blob64(s, i, v.bytes.data(), v.bytes.size(), SQLITE_TRANSIENT);
+      }
     };
     return std::visit(Binder{s, index}, param);
   }
@@ -119,8 +121,8 @@ class SqliteConnection final : public Connection {
 Expected<std::unique_ptr<Connection>> OpenSqlite(const std::string& path) {
   sqlite3* db = nullptr;
   // NOMUTEX: the store's pool already gives a connection to one thread at a time.
-  const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                                 nullptr);
+  const int rc =
+      sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     sqlite3_close(db);

@@ -138,8 +138,9 @@ TEST_P(StoreTest, TokensAreAddedFoundListedAndRevoked) {
   EXPECT_TRUE(tokens[0].revoked);
   EXPECT_FALSE(tokens[1].revoked);
   EXPECT_TRUE(tokens[1].who.admin);
-  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::system_clock::now().time_since_epoch()).count();
+  const int64_t now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   EXPECT_NEAR(static_cast<double>(tokens[1].created_ms), static_cast<double>(now_ms), 60e3);
 }
 
@@ -447,7 +448,8 @@ TEST_P(StoreTest, AnEnqueuedRowSurvivesTheProcessBeingKilled) {
     ::close(pipe_fds[0]);
     auto store = OpenStore(dir_, url_);
     if (!store.ok()) ::_exit(2);
-    auto id = (*store)->Enqueue(NewSubmission{alice.id, "p", "k.cu", "kill me"}, [](const Usage&) { return Status::Ok(); });
+    auto id =
+        (*store)->Enqueue(NewSubmission{alice.id, "p", "k.cu", "kill me"}, [](const Usage&) { return Status::Ok(); });
     if (!id.ok()) ::_exit(3);
     const int64_t value = *id;
     if (::write(pipe_fds[1], &value, sizeof value) != sizeof value) ::_exit(4);
@@ -507,13 +509,14 @@ TEST(OpenStore, ErrorsNameTheFolderOrTheServerButNoPassword) {
 TEST(RedactConninfo, HidesPasswordsInBothForms) {
   EXPECT_EQ(sql::RedactConninfo("host=h password=secret dbname=d"), "host=h password=*** dbname=d");
   EXPECT_EQ(sql::RedactConninfo("host=h password = 'a b' dbname=d"), "host=h password = *** dbname=d");
-  EXPECT_EQ(sql::RedactConninfo("postgresql://judge:secret@db.example/judge"), "postgresql://judge:***@db.example/judge");
+  EXPECT_EQ(sql::RedactConninfo("postgresql://judge:secret@db.example/judge"),
+            "postgresql://judge:***@db.example/judge");
   EXPECT_EQ(sql::RedactConninfo("postgresql://judge@db.example/judge"), "postgresql://judge@db.example/judge");
 }
 
 TEST(SubmissionStatus, NamesRoundTrip) {
-  for (auto status : {SubmissionStatus::kQueued, SubmissionStatus::kCompiling, SubmissionStatus::kRunning,
-                      SubmissionStatus::kDone}) {
+  for (auto status :
+       {SubmissionStatus::kQueued, SubmissionStatus::kCompiling, SubmissionStatus::kRunning, SubmissionStatus::kDone}) {
     EXPECT_EQ(ParseStatus(StatusName(status)), status);
   }
   EXPECT_EQ(StatusName(SubmissionStatus::kRunning), "running");

@@ -72,7 +72,8 @@ Expected<std::vector<std::string>> SplitFields(std::string_view text, int line) 
         }
       }
       while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r')) ++i;
-      if (i < text.size() && text[i] != ',') return LineError(line, "text after a quoted field: put a comma after the closing quote");
+      if (i < text.size() && text[i] != ',')
+        return LineError(line, "text after a quoted field: put a comma after the closing quote");
     } else {
       const size_t comma = text.find(',', i);
       field = std::string(Trim(text.substr(i, comma == std::string_view::npos ? std::string_view::npos : comma - i)));
@@ -101,11 +102,13 @@ bool IsHeader(const std::vector<std::string>& fields) {
 
 Expected<RosterRow> ParseRow(const std::vector<std::string>& fields, int line) {
   if (fields.size() > kColumns.size()) {
-    return LineError(line, std::to_string(fields.size()) + " columns; a row is name[,alias[,admin]] (quote an alias that has a comma)");
+    return LineError(line, std::to_string(fields.size()) +
+                               " columns; a row is name[,alias[,admin]] (quote an alias that has a comma)");
   }
   RosterRow row{fields[0], fields.size() > 1 ? fields[1] : "", false, line};
   if (!IsValidName(row.name)) {
-    return LineError(line, "name '" + row.name + "' is not 1 to 64 of A-Za-z0-9._@- (use the login, e.g. alice or a.b@uni.edu)");
+    return LineError(
+        line, "name '" + row.name + "' is not 1 to 64 of A-Za-z0-9._@- (use the login, e.g. alice or a.b@uni.edu)");
   }
   if (row.alias.size() > kMaxAlias) return LineError(line, "alias longer than 64 bytes: shorten it");
   for (unsigned char c : row.alias) {
@@ -165,11 +168,13 @@ Expected<std::vector<RosterRow>> ParseRoster(std::string_view csv) {
     auto row = ParseRow(*fields, line);
     if (!row.ok()) return row.error();
     if (auto [it, fresh] = seen.emplace(row->name, line); !fresh) {
-      return LineError(line, "name '" + row->name + "' is on line " + std::to_string(it->second) + " already: list each name once");
+      return LineError(
+          line, "name '" + row->name + "' is on line " + std::to_string(it->second) + " already: list each name once");
     }
     rows.push_back(std::move(*row));
   }
-  if (rows.empty()) return MakeError(ErrorCode::kBadInput, "the roster lists no one: write one name[,alias[,admin]] a line");
+  if (rows.empty())
+    return MakeError(ErrorCode::kBadInput, "the roster lists no one: write one name[,alias[,admin]] a line");
   return rows;
 }
 

@@ -74,8 +74,9 @@ std::string RosterError(std::string_view csv) {
 }
 
 TEST(ParseRoster, ErrorsNameTheLineAndTheFix) {
-  EXPECT_EQ(RosterError("alice\nbob smith,Bob\n"),
-            "roster line 2: name 'bob smith' is not 1 to 64 of A-Za-z0-9._@- (use the login, e.g. alice or a.b@uni.edu)");
+  EXPECT_EQ(
+      RosterError("alice\nbob smith,Bob\n"),
+      "roster line 2: name 'bob smith' is not 1 to 64 of A-Za-z0-9._@- (use the login, e.g. alice or a.b@uni.edu)");
   EXPECT_EQ(RosterError("name,alias\nalice\n\nalice,Again\n"),
             "roster line 4: name 'alice' is on line 2 already: list each name once");
   EXPECT_EQ(RosterError("alice,A,maybe\n"), "roster line 1: admin 'maybe' is not one of yes/no/true/false/1/0");

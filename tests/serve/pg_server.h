@@ -54,7 +54,9 @@ class PgServer {
   // Empty on success; otherwise why the server could not be started.
   std::string Start() {
     auto bin = BinDir();
-    if (!bin) return "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): install the Debian package `postgresql`";
+    if (!bin)
+      return "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): install the Debian package "
+             "`postgresql`";
     if (std::string why = MakeFolder(); !why.empty()) return why;
     const std::string data = dir_ + "/data";
     if (std::string why = InitDb(*bin, data); !why.empty()) return why;
@@ -87,7 +89,9 @@ class PgServer {
     dir_ = templ;
     if (::geteuid() != 0) return "";
     const passwd* pw = ::getpwnam("postgres");
-    if (pw == nullptr) return "running as root and there is no `postgres` user to run PostgreSQL as (install the Debian package `postgresql`)";
+    if (pw == nullptr)
+      return "running as root and there is no `postgres` user to run PostgreSQL as (install the Debian package "
+             "`postgresql`)";
     uid_ = pw->pw_uid;
     gid_ = pw->pw_gid;
     if (::chown(dir_.c_str(), *uid_, *gid_) != 0) return "cannot give " + dir_ + " to the postgres user";
