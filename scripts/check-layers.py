@@ -22,7 +22,8 @@ LAYERS = {
     "report": 6,
     "run": 7,
     "batch": 8,
-    "cli": 9,
+    "serve": 9,
+    "cli": 10,
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"judge/([^/"]+)/[^"]+"', re.M)
