@@ -274,19 +274,6 @@ Expected<BatchPlan> PlanBatch(const BatchOptions& b, const std::vector<Submissio
   return plan;
 }
 
-// The results call a submission by its name, never by where this machine keeps it: the report's
-// path and the compiler's messages would otherwise carry the grading machine's folders.
-// The report's text is valid UTF-8 by now (MakeTextValid): the path is found there in that form.
-void NameSubmission(RunReport& r, const std::string& raw_path, const std::string& name) {
-  const std::string path = ValidUtf8(raw_path);
-  if (path != name)
-    ForEachText(r, [&](std::string& text) {
-      for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at + name.size()))
-        text.replace(at, path.size(), name);
-    });
-  r.submission_path = name;
-}
-
 std::string ProgressLine(const BatchProgress& p, const BatchEntry& e, const std::string& where, double elapsed,
                          double eta) {
   const CaseResult* perf = e.report.PrimaryPerformanceCase();
@@ -372,6 +359,16 @@ Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Pen
 }
 
 }  // namespace
+
+void NameSubmission(RunReport& r, const std::string& raw_path, const std::string& name) {
+  const std::string path = ValidUtf8(raw_path);
+  if (path != name)
+    ForEachText(r, [&](std::string& text) {
+      for (size_t at = text.find(path); at != std::string::npos; at = text.find(path, at + name.size()))
+        text.replace(at, path.size(), name);
+    });
+  r.submission_path = name;
+}
 
 Expected<BatchResult> RunBatch(const BatchOptions& b) {
   auto files = ShardSubmissions(b);

@@ -72,6 +72,12 @@ Expected<std::vector<FoundFile>> ExpandInputs(const std::vector<std::string>& in
 // unless they are what tells two files apart.
 std::vector<std::string> EntryNames(const std::vector<FoundFile>& files);
 
+// The results call a submission by its name, never by where this machine keeps it: the report's
+// path and the compiler's messages would otherwise carry the grading machine's folders (batch, and
+// the service, which keeps a student's file under a number). The report's text must be valid UTF-8
+// by now (MakeTextValid): the path is found there in that form.
+void NameSubmission(RunReport& r, const std::string& raw_path, const std::string& name);
+
 // Shard I of N: every N-th item of the sorted list, starting at I.
 template <typename T>
 std::vector<T> ShardOf(const std::vector<T>& items, int index, int count) {

@@ -3,6 +3,7 @@
 // checks are made from the row, and the shared options are read once for all of them.
 #include "judge/cli/command.h"
 #include "judge/cli/commands.h"
+#include "judge/cli/serve_commands.h"
 
 namespace {
 
@@ -61,6 +62,18 @@ constexpr Command kCommands[] = {
      {"NAME", 1, 1, "judge check-problem needs a problem's name, e.g. `judge check-problem vector_add`"},
      cli::AddCheckProblemOptions,
      cli::CheckProblemCommand},
+    {"serve",
+     "run the online judge: an HTTP API and web page students submit to, a durable queue, graders",
+     Takes::kSharedOptions,
+     {"", 0, 0, ""},
+     cli::AddServeOptions,
+     cli::ServeCommand},
+    {"token",
+     "the service's tokens: add NAME [--admin] [--alias A], list, revoke NAME, import ROSTER.csv",
+     Takes::kOwnOptions,
+     {"ACTION [ARG]", 1, 2, "judge token needs an action: add NAME, list, revoke NAME or import ROSTER.csv"},
+     cli::AddTokenOptions,
+     cli::TokenCommand},
     {"version", "print the judge's version", Takes::kOwnOptions, {}, nullptr, cli::VersionCommand},
     // Only the judge starts it, for itself: the one process that ever loads submission code.
     {"__worker", "", Takes::kNothing, {}, nullptr, cli::WorkerCommand},

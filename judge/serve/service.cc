@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+#include "judge/serve/service.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "judge/problem/problem.h"
+#include "judge/report/reporter.h"
+#include "judge/serve/api.h"
+#include "judge/serve/http_server.h"
+#include "judge/util/fs.h"
+
+namespace judge::serve {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The problems the service answers for, read once at start: a problem that does not load stops
+// the service with its error, rather than failing every submission to it later.
+Expected<std::vector<ProblemInfo>> Catalog(const std::string& root, const std::vector<std::string>& wanted) {
+  const std::string problems_dir = (fs::path(root) / "problems").string();
+  std::vector<std::string> names = wanted.empty() ? ListProblems(problems_dir) : wanted;
+  if (names.empty()) return MakeError(ErrorCode::kUsage, "no problems in " + problems_dir + " (give --root)");
+  std::vector<ProblemInfo> out;
+  for (const auto& name : names) {
+    auto problem = LoadProblem(problems_dir, name);
+    if (!problem) return MakeError(problem.error().code, "problem " + name + ": " + problem.error().message);
+    auto statement = ReadFile(problem->statement_path);
+    if (!statement) return MakeError(statement.error().code, "problem " + name + ": " + statement.error().message);
+    out.push_back({problem->name, problem->title, *statement, problem->Declaration()});
+  }
+  return out;
+}
+
+Expected<std::string> RenderHtmlReport(const std::string& report_json) {
+  Json j = Json::parse(report_json, nullptr, false);
+  if (j.is_discarded()) return MakeError(ErrorCode::kBadInput, "the stored report is not JSON");
+  auto report = ReportFromJson(j);
+  if (!report) return report.error();
+  return Render(*MakeReporter("html"), *report);
+}
+
+}  // namespace
+
+std::string DefaultWorkerName(const std::string& data_dir) {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) std::snprintf(host, sizeof host, "localhost");
+  std::error_code ec;
+  fs::path folder = fs::weakly_canonical(data_dir, ec);
+  return std::string(host) + ":" + (ec ? data_dir : folder.string());
+}
+
+Status Serve(ServeOptions options, const std::atomic<bool>& stop,
+             const std::function<void(const std::string&)>& on_listening) {
+  RunOptions& base = options.grader.base;
+  auto catalog = Catalog(base.root, options.problems);
+  if (!catalog) return catalog.error();
+  // No GPU stops the service before it accepts anything (exit 3), not every submission later.
+  auto facts = ProbeDeviceFacts(base);
+  if (!facts) return facts.error();
+  options.grader.device = *facts;
+  options.grader.work_dir = (fs::path(options.data_dir) / "work").string();
+  auto store = OpenStore(options.data_dir, options.database_url);
+  if (!store) return store.error();
+
+  Grader grader(**store, options.grader);
+  ApiConfig config;
+  config.problems = std::move(*catalog);
+  config.limits = options.limits;
+  config.wake = [&grader] { grader.Wake(); };
+  config.render_html = RenderHtmlReport;
+  Api api(**store, std::move(config));
+  HttpServerOptions http;
+  http.host = options.host;
+  http.port = options.port;
+  http.max_body_bytes = options.limits.max_body_bytes;
+  HttpServer server(api, http);
+
+  JUDGE_TRY(grader.Start());
+  auto port = server.Start();
+  if (!port) {
+    grader.Stop();
+    return port.error();
+  }
+  if (on_listening) on_listening("http://" + options.host + ":" + std::to_string(*port));
+  while (!stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // Requests first (no new submissions), then the graders, which give back what they hold.
+  server.Stop();
+  grader.Stop();
+  return Status::Ok();
+}
+
+}  // namespace judge::serve

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// `judge serve`: the store, the graders and the HTTP API put together, run until told to stop.
+//
+//   HTTP threads ──> Api ──> Store (SQLite DIR/judge.db, or PostgreSQL) <── Grader (compiles, runners)
+//                     └─ wake ──────────────────────────────────────────────────┘
+//
+// DIR holds everything the service keeps: judge.db (SQLite's, when no database URL is given),
+// cache/ (compiled submissions, the GPU's measured ceilings) and work/ (sources being graded).
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "judge/serve/grader.h"
+#include "judge/serve/limits.h"
+
+namespace judge::serve {
+
+struct ServeOptions {
+  std::string host = "0.0.0.0";
+  int port = 8080;
+  std::string data_dir;
+  std::string database_url;           // empty: SQLite in data_dir
+  std::vector<std::string> problems;  // served; empty: every problem of the catalog
+  Limits limits;
+  GraderOptions grader;  // its base RunOptions come from the command line, as batch's do
+};
+
+// The service's default name in a queue: this host and its --data folder. Two services of one host
+// on one database have folders of their own, so two names; a service restarted on its folder has
+// its old name, so it takes back at once the gradings it was killed in (Grader::Start).
+std::string DefaultWorkerName(const std::string& data_dir);
+
+// Runs until `stop` is set; `on_listening` hears the address once requests are answered.
+Status Serve(ServeOptions options, const std::atomic<bool>& stop,
+             const std::function<void(const std::string&)>& on_listening);
+
+}  // namespace judge::serve
