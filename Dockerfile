@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 # docker build -t gpu-judge . && docker run --rm --gpus all gpu-judge run submissions/06_warp_unroll.cu
+# The online judge (the default command): docker run --gpus all -p 8080:8080 -v judge-data:/data gpu-judge
 FROM nvidia/cuda:13.0.0-devel-ubuntu24.04
 
 COPY scripts/install-deps.sh /src/scripts/install-deps.sh
@@ -14,4 +15,8 @@ RUN cmake -S /src -B /src/build -G Ninja -DJUDGE_BUILD_TESTS=OFF -DCMAKE_BUILD_T
 # The installed problems, testcases and samples live here, so `run submissions/...` works as is.
 WORKDIR /usr/local/share/gpu-judge
 ENTRYPOINT ["judge"]
-CMD ["--help"]
+# Everything the service keeps (its queue, tokens, compile cache) is in the volume /data; a token:
+# docker run --rm -v judge-data:/data gpu-judge token add alice --data /data
+VOLUME /data
+EXPOSE 8080
+CMD ["serve", "--port", "8080", "--data", "/data"]

@@ -6,16 +6,20 @@
 # or the toolkit installer); the script checks for it and says how to get it.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ nlohmann-json3-dev libspdlog-dev libcxxopts-dev libgtest-dev libseccomp-dev libxml2-utils)
-# Test tools: shellcheck and PyYAML (tests/deploy), clang-format (the format test), and headless
-# Chromium for the HTML-report test;
+packages=(cmake ninja-build g++ pkg-config nlohmann-json3-dev libspdlog-dev libcxxopts-dev libgtest-dev libseccomp-dev
+  libxml2-utils
+  # `judge serve`: its HTTP server, the embedded queue (SQLite) and PostgreSQL's client for many hosts
+  libcpp-httplib-dev libsqlite3-dev libpq-dev)
+# Test tools: shellcheck and PyYAML (tests/deploy), clang-format (the format test), a PostgreSQL
+# server (the serve tests start their own, as an unprivileged user), Selenium, and headless
+# Chromium with its driver for the HTML-report and web-page tests;
 # Debian ships Chromium as a package, Ubuntu as a snap (no snapd in containers), so there that
 # test skips and says why. JUDGE_RUNTIME_ONLY=1 leaves them out (the Docker image runs no tests).
 if [ "${JUDGE_RUNTIME_ONLY:-0}" != 1 ]; then
-  packages+=(shellcheck python3-yaml clang-format)
+  packages+=(shellcheck python3-yaml clang-format postgresql python3-selenium)
   # shellcheck disable=SC1091  # os-release is the system's
   . /etc/os-release 2>/dev/null || ID=unknown
-  if [ "$ID" = debian ]; then packages+=(chromium); fi
+  if [ "$ID" = debian ]; then packages+=(chromium chromium-driver); fi
 fi
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
