@@ -25,6 +25,8 @@ namespace judge::serve {
 namespace {
 
 enum class Db { kSqlite, kPostgres };
+std::string_view DbName(Db db) { return db == Db::kSqlite ? "SQLite" : "PostgreSQL"; }
+void PrintTo(Db db, std::ostream* os) { *os << DbName(db); }  // in test names and ctest's list
 
 // The value, or the test fails here with the store's message (thrown: gtest reports it).
 template <typename T>
@@ -480,7 +482,7 @@ TEST_P(StoreTest, ASchemaOfAnotherVersionIsRefused) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Databases, StoreTest, ::testing::Values(Db::kSqlite, Db::kPostgres),
-                         [](const auto& info) { return info.param == Db::kSqlite ? "SQLite" : "PostgreSQL"; });
+                         [](const auto& info) { return std::string(DbName(info.param)); });
 
 TEST(OpenStore, MakesAPrivateDataFolder) {
   char templ[] = "/tmp/judge-store-XXXXXX";
