@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 
 #include "judge/device/generate_kernel.h"
 #include "judge/util/counter_rng.h"
+#include "judge/util/parallel.h"
 
 namespace judge {
 namespace {
@@ -14,26 +14,12 @@ namespace {
 using rng::StreamKey;
 using rng::Unit;
 
-// Runs fill(begin, end) over [0, count) on up to 16 threads (one below 1M elements).
-template <typename F>
-void ParallelChunks(int64_t count, F fill) {
-  unsigned threads = count < (1 << 20) ? 1u : std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
-  std::vector<std::thread> pool;
-  int64_t chunk = (count + threads - 1) / threads;
-  for (unsigned t = 1; t < threads; ++t) {
-    int64_t b = std::min<int64_t>(count, t * chunk), e = std::min<int64_t>(count, b + chunk);
-    if (b < e) pool.emplace_back([&fill, b, e] { fill(b, e); });
-  }
-  fill(0, std::min<int64_t>(count, chunk));
-  for (auto& th : pool) th.join();
-}
-
 // The distributions the device can make run the device's own arithmetic (CounterValue, one
 // definition for both); the normal one stays here.
 template <typename T>
 void FillParallel(const GeneratorSpec& g, T* out, int64_t count) {
   auto run = [&](auto value) {
-    ParallelChunks(count, [&](int64_t b, int64_t e) {
+    ParallelChunks(count, [&](unsigned, int64_t b, int64_t e) {
       for (int64_t i = b; i < e; ++i) out[i] = static_cast<T>(value(uint64_t(i)));
     });
   };

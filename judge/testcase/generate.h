@@ -4,37 +4,17 @@
 // index), so it is deterministic, identical in every process, and parallel: 1e8 floats in
 // well under a second on a few cores.
 #include <cstdint>
-#include <memory>
 #include <optional>
-#include <utility>
-#include <vector>
 
 #include "judge/device/device.h"
 #include "judge/problem/problem.h"
 #include "judge/testcase/testcase.h"
+#include "judge/util/uninitialized.h"
 
 namespace judge {
 
-// Leaves new elements uninitialized: a 400 MB input is written once, by the generator, not first
-// zeroed by the vector on one thread.
-template <typename T>
-struct UninitializedAllocator : std::allocator<T> {
-  template <typename U>
-  struct rebind {
-    using other = UninitializedAllocator<U>;
-  };
-  template <typename U>
-  void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <typename U, typename... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
-
 // A host buffer of `count` elements of `dtype`, as raw bytes.
-using HostBytes = std::vector<uint8_t, UninitializedAllocator<uint8_t>>;
+using HostBytes = UninitializedVector<uint8_t>;
 
 HostBytes MaterializeInput(const InputSpec& spec, DType dtype, int64_t count);
 

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Splitting a pass over a large array between the machine's cores. The judge's own passes over a
+// large case (generating inputs, copying and checking outputs of hundreds of MB) would otherwise
+// run on one core while a GPU runner waits for them. Each chunk's result is kept apart and handed
+// back in index order, so a caller that merges them in that order gets the bits a single pass
+// would give.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace judge {
+
+// Below this many elements a pass stays on the calling thread: starting threads costs more.
+inline constexpr int64_t kParallelMinElements = int64_t(1) << 20;
+inline constexpr unsigned kParallelMaxThreads = 16;
+
+// How many chunks ParallelChunks splits `count` elements into (1 for small passes).
+inline unsigned ParallelChunkCount(int64_t count) {
+  if (count < kParallelMinElements) return 1;
+  const unsigned cores = std::clamp(std::thread::hardware_concurrency(), 1u, kParallelMaxThreads);
+  return unsigned(std::min<int64_t>(cores, (count + kParallelMinElements / 4 - 1) / (kParallelMinElements / 4)));
+}
+
+// Runs part(chunk, begin, end) over [0, count) in ParallelChunkCount(count) contiguous chunks, the
+// first on the calling thread; returns when all are done. Chunk c covers an earlier range than c+1.
+template <typename F>
+void ParallelChunks(int64_t count, F part) {
+  const unsigned chunks = ParallelChunkCount(count);
+  const int64_t per = chunks ? (count + chunks - 1) / chunks : 0;
+  std::vector<std::thread> pool;
+  for (unsigned c = 1; c < chunks; ++c) {
+    const int64_t b = std::min<int64_t>(count, c * per), e = std::min<int64_t>(count, b + per);
+    if (b < e) pool.emplace_back([&part, c, b, e] { part(c, b, e); });
+  }
+  if (count > 0) part(0u, int64_t(0), std::min<int64_t>(count, per));
+  for (auto& t : pool) t.join();
+}
+
+// memcpy on several cores: the first touch of a fresh destination (its page faults) is most of
+// the time a copy of hundreds of MB takes, and it is spread with it.
+inline void ParallelCopy(void* dst, const void* src, size_t bytes) {
+  ParallelChunks(int64_t(bytes), [&](unsigned, int64_t b, int64_t e) {
+    std::memcpy(static_cast<char*>(dst) + b, static_cast<const char*>(src) + b, size_t(e - b));
+  });
+}
+
+}  // namespace judge
