@@ -3,8 +3,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+#include "judge/util/uninitialized.h"
 
 namespace judge {
 namespace {
@@ -116,32 +119,95 @@ Expected<std::optional<Frame>> ReadFrame(int fd, uint64_t max_blob_bytes) {
   return std::optional<Frame>(std::move(f));
 }
 
-Status FrameDecoder::Feed(const char* data, size_t size) {
+namespace {
+// Room kept for a read between blobs (headers, small frames), and the step by which a large
+// blob's reserved memory is made usable (the zeroing resize() does is then spread over the reads).
+constexpr size_t kReadRoom = 64 * 1024;
+constexpr size_t kBlobStep = 8 << 20;
+}  // namespace
+
+Expected<std::pair<char*, size_t>> FrameDecoder::Space() {
   if (broken_) return MakeError(ErrorCode::kProtocol, "stream already malformed");
-  buffer_.append(data, size);
-  auto st = Parse();
-  if (!st) broken_ = true;
-  return st;
+  if (partial_) {
+    std::string& blob = partial_->blob;
+    if (blob.size() == blob_filled_) blob.resize(std::min(blob_len_, blob_filled_ + kBlobStep));  // within capacity
+    return std::pair{blob.data() + blob_filled_, blob.size() - blob_filled_};
+  }
+  if (buffer_.size() < filled_ + kReadRoom) buffer_.resize(filled_ + kReadRoom);
+  return std::pair{buffer_.data() + filled_, buffer_.size() - filled_};
 }
 
+Status FrameDecoder::Commit(size_t n) {
+  if (!partial_) {
+    filled_ += n;
+    auto st = Parse();
+    if (!st) broken_ = true;
+    return st;
+  }
+  blob_filled_ += n;
+  if (blob_filled_ == blob_len_) {
+    frames_.push_back(std::move(*partial_));
+    partial_.reset();
+  }
+  return Status::Ok();
+}
+
+Status FrameDecoder::Feed(const char* data, size_t size) {
+  if (broken_) return MakeError(ErrorCode::kProtocol, "stream already malformed");
+  while (size > 0) {
+    auto space = Space();
+    if (!space) return space.error();
+    const size_t n = std::min(size, space->second);
+    std::memcpy(space->first, data, n);
+    JUDGE_TRY(Commit(n));
+    data += n;
+    size -= n;
+  }
+  return Status::Ok();
+}
+
+Expected<ssize_t> FrameDecoder::ReadFrom(int fd) {
+  auto space = Space();
+  if (!space) return space.error();
+  ssize_t n = ::read(fd, space->first, space->second);
+  if (n > 0) JUDGE_TRY(Commit(size_t(n)));
+  return n;
+}
+
+// Takes whole frames, and the start of a frame whose header is in, off the front of buffer_.
 Status FrameDecoder::Parse() {
-  while (buffer_.size() >= kPrefix) {
-    uint64_t header_len = GetLe(buffer_.data(), 4), blob_len = GetLe(buffer_.data() + 4, 8);
+  size_t at = 0;
+  while (filled_ - at >= kPrefix) {
+    const char* p = buffer_.data() + at;
+    uint64_t header_len = GetLe(p, 4), blob_len = GetLe(p + 4, 8);
     JUDGE_TRY(CheckLengths(header_len, blob_len, max_blob_));
-    const size_t total = kPrefix + header_len + blob_len;
-    if (buffer_.size() < total) return Status::Ok();
-    auto header = ParseHeader(buffer_.substr(kPrefix, header_len));
+    if (filled_ - at < kPrefix + header_len) break;
+    auto header = ParseHeader(std::string(p + kPrefix, header_len));
     if (!header) return header.error();
-    if (buffer_.size() == total) {  // the usual case: the frame is all there is, its blob kept in place
-      std::string blob = std::move(buffer_);
-      buffer_.clear();
-      blob.erase(0, kPrefix + header_len);
-      frames_.push_back(Frame{std::move(*header), std::move(blob)});
+    at += kPrefix + header_len;
+    const size_t here = std::min<size_t>(blob_len, filled_ - at);
+    Frame f{std::move(*header), std::string()};
+    if (here == blob_len) {
+      f.blob.assign(buffer_.data() + at, here);
+      at += here;
+      frames_.push_back(std::move(f));
       continue;
     }
-    frames_.push_back(Frame{std::move(*header), buffer_.substr(kPrefix + header_len, blob_len)});
-    buffer_.erase(0, total);
+    try {
+      f.blob.reserve(blob_len);  // address space only: pages are touched as the bytes arrive
+      if (blob_len >= kHugeBufferBytes) AdviseHugePages(f.blob.data(), blob_len);
+    } catch (const std::exception&) {
+      return MakeError(ErrorCode::kProtocol, "cannot hold a frame blob of " + std::to_string(blob_len) + " bytes");
+    }
+    f.blob.assign(buffer_.data() + at, here);
+    at += here;
+    partial_ = std::move(f);
+    blob_filled_ = here;
+    blob_len_ = blob_len;
+    break;
   }
+  buffer_.erase(0, at);
+  filled_ -= at;
   return Status::Ok();
 }
 

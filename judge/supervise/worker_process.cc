@@ -147,11 +147,10 @@ WorkerEvent WorkerProcess::Next(double timeout_seconds) {
     if (fds[1].revents & (POLLIN | POLLHUP)) Capture(out_r_, out_);
     if (fds[2].revents & (POLLIN | POLLHUP)) Capture(err_r_, err_);
     if (!(fds[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-    read_buffer_.resize(kResultPipeBytes);
-    ssize_t n = ::read(resp_r_, read_buffer_.data(), read_buffer_.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return Reap(5.0);  // the worker closed its end: it is exiting or dead
-    if (auto st = decoder_->Feed(read_buffer_.data(), size_t(n)); !st) return WorkerEvent::Broken(st.error().message);
+    auto n = decoder_->ReadFrom(resp_r_);  // a large blob straight into its frame
+    if (!n) return WorkerEvent::Broken(n.error().message);
+    if (*n < 0 && errno == EINTR) continue;
+    if (*n <= 0) return Reap(5.0);  // the worker closed its end: it is exiting or dead
     if (decoder_->HasFrame()) return WorkerEvent::WithFrame(decoder_->Pop());
   }
 }

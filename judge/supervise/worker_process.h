@@ -65,7 +65,7 @@ struct CapturedStream {
   bool truncated() const { return total_bytes > text.size(); }
 };
 
-// What the result pipe is asked to hold (F_SETPIPE_SZ), and what one read takes from it.
+// What the result pipe is asked to hold (F_SETPIPE_SZ).
 inline constexpr int kResultPipeBytes = 1 << 20;
 
 class WorkerProcess {
@@ -106,7 +106,6 @@ class WorkerProcess {
   uint64_t memory_limit_ = 0;
   uint64_t peak_rss_ = 0;
   std::unique_ptr<FrameDecoder> decoder_;
-  std::vector<char> read_buffer_;
   std::chrono::steady_clock::time_point next_memory_check_{};
   CapturedStream out_, err_;
 };
