@@ -25,22 +25,34 @@ bool AllGenerated(const Case& c) {
 
 }  // namespace
 
+// The copies in and out are made outside the lock: they are of up to a GB, and other runners'
+// preparations look up the memo meanwhile.
 std::optional<ExpectedOutputs> ExpectedMemo::Find(const std::string& key) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = entries_.find(key);
-  if (it == entries_.end()) return std::nullopt;
-  return it->second;
+  std::shared_ptr<const ExpectedOutputs> found;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = entries_.find(key);
+    if (it == entries_.end()) return std::nullopt;
+    found = it->second;
+  }
+  return CopyOf(*found);
 }
 
 void ExpectedMemo::Remember(const std::string& key, const ExpectedOutputs& outputs) {
   size_t values = 0;
   for (const auto& o : outputs.values) values += o.size();
   for (const auto& b : outputs.bounds) values += b.size();
-  std::lock_guard<std::mutex> lock(mu_);
   // Past the budget, later cases compute their references again: memory would cost more than time.
-  if (values_ + values > kExpectedMemoValues || entries_.count(key)) return;
+  auto fits = [&] { return values_ + values <= kExpectedMemoValues && !entries_.count(key); };
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!fits()) return;
+  }
+  auto copy = std::make_shared<const ExpectedOutputs>(CopyOf(outputs));
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!fits()) return;  // another runner remembered it, or filled the budget, meanwhile
   values_ += values;
-  entries_[key] = outputs;
+  entries_[key] = std::move(copy);
 }
 
 size_t ExpectedMemo::size() const {
@@ -66,17 +78,19 @@ Case FreshCase(const PreparedCase& c, const std::vector<std::string>& input_name
   return fresh;
 }
 
-// How far a hidden variant's answer is in size from the published one's (L2 norms, log ratio); 0
-// when the published answer is all zeros.
+double AnswerNorm(const ExpectedOutputs& outputs) {
+  double squares = 0;
+  for (const auto& o : outputs.values)
+    for (double v : o) squares += v * v;
+  return std::sqrt(squares);
+}
+
+double SizeDistance(double hidden_norm, double published_norm) {
+  return published_norm == 0 ? 0 : std::fabs(std::log(std::max(hidden_norm, 1e-300) / published_norm));
+}
+
 double SizeDistance(const ExpectedOutputs& hidden, const ExpectedOutputs& published) {
-  auto norm = [](const ExpectedOutputs& outputs) {
-    double squares = 0;
-    for (const auto& o : outputs.values)
-      for (double v : o) squares += v * v;
-    return std::sqrt(squares);
-  };
-  const double p = norm(published);
-  return p == 0 ? 0 : std::fabs(std::log(std::max(norm(hidden), 1e-300) / p));
+  return SizeDistance(AnswerNorm(hidden), AnswerNorm(published));
 }
 
 Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const Reference& reference,
@@ -109,6 +123,7 @@ Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const 
   // one's: a sum that happens to cancel to near zero shrinks the relative tolerance, and a larger
   // one can pass 2^24 where float atomics stop being exact, so a secret draw would otherwise make
   // the case harder than its published form and give a correct float-atomic kernel a random WA.
+  double published_norm = 0;  // of variant 0, which comes first in round 0: one pass, not one per draw
   std::vector<int> wanted(static_cast<size_t>(count));
   for (int k = 0; k < count; ++k) wanted[size_t(k)] = k;
   for (int attempt = 0; attempt < kVariantDraws && !wanted.empty(); ++attempt) {
@@ -121,7 +136,8 @@ Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const 
       auto result = pending[i].get();
       if (!result) return result.error();
       const int k = wanted[i];
-      const double off = k == 0 ? 0 : SizeDistance(*result, expected[0]);  // variant 0 comes first in round 0
+      if (k == 0) published_norm = AnswerNorm(*result);
+      const double off = k == 0 ? 0 : SizeDistance(AnswerNorm(*result), published_norm);
       if (attempt == 0 || off < miss[size_t(k)]) {
         expected[size_t(k)] = std::move(*result);
         cases[size_t(k)] = std::move(drawn[i]);

@@ -5,6 +5,7 @@
 // receives) and the expected outputs of every variant, computed here by the reference.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -35,7 +36,7 @@ class ExpectedMemo {
 
  private:
   mutable std::mutex mu_;
-  std::map<std::string, ExpectedOutputs> entries_;
+  std::map<std::string, std::shared_ptr<const ExpectedOutputs>> entries_;
   size_t values_ = 0;
 };
 
@@ -61,6 +62,9 @@ uint64_t FreshSeed(uint64_t run_secret, const std::string& case_name, uint64_t r
 // the published answer is all zeros): a draw further than log(kVariantMagnitudeRatio) is harder to
 // get right than the published data, and is not held against a submission.
 double SizeDistance(const ExpectedOutputs& hidden, const ExpectedOutputs& published);
+// The same from the answers' L2 norms (AnswerNorm), for a published answer measured once.
+double AnswerNorm(const ExpectedOutputs& outputs);
+double SizeDistance(double hidden_norm, double published_norm);
 
 // The case as a fresh call saw it: the published inputs with their generators' seeds replaced.
 Case FreshCase(const PreparedCase& c, const std::vector<std::string>& input_names, const std::vector<uint64_t>& seeds);

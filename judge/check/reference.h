@@ -18,14 +18,16 @@ namespace judge {
 
 // Expected values of each checked buffer (output and inout), in signature order.
 struct ExpectedOutputs {
-  std::vector<std::vector<double>> values;
+  std::vector<ExpectedValues> values;
   // Parallel to values when the problem's check takes the reference's bound per element; else empty.
-  std::vector<std::vector<double>> bounds;
+  std::vector<ExpectedValues> bounds;
   size_t size() const { return values.size(); }
-  const std::vector<double>* BoundsOf(size_t output) const {
-    return output < bounds.size() ? &bounds[output] : nullptr;
-  }
+  const ExpectedValues* BoundsOf(size_t output) const { return output < bounds.size() ? &bounds[output] : nullptr; }
 };
+
+// Copies on every core (a matmul's or a large vector's expected values are hundreds of MB).
+ExpectedValues CopyValues(const double* from, size_t count);
+ExpectedOutputs CopyOf(const ExpectedOutputs& outputs);
 
 // What accumulates in the reference: its own precision, or the long double build `judge
 // check-problem` measures that precision against (problems/reference_abi.h, judge_real).

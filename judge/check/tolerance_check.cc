@@ -6,18 +6,36 @@
 #include <limits>
 #include <sstream>
 
+#include "judge/util/parallel.h"
+
 namespace judge {
 namespace {
 
-double ElementAt(const std::string& raw, DType dtype, size_t i) {
-  if (dtype == DType::kFloat32) {
-    float f;
-    std::memcpy(&f, raw.data() + 4 * i, 4);
-    return double(f);
+// One chunk's share of a check: its counts and its first worst element (the first of equals, as
+// a single pass keeps it: chunks are merged in order with a strict comparison).
+struct ChunkWorst {
+  int64_t mismatches = 0, non_finite = 0, index = -1;
+  double used = -1, expected = 0, got = 0, abs_error = 0, bound = 0;
+};
+
+template <typename T>
+ChunkWorst CheckRange(const double* expected, const double* bounds, const char* got, Tolerance tol, int64_t begin,
+                      int64_t end) {
+  ChunkWorst w;
+  for (int64_t i = begin; i < end; ++i) {
+    T raw;
+    std::memcpy(&raw, got + sizeof(T) * size_t(i), sizeof(T));
+    const double g = double(raw), e = expected[i];
+    const double bound = tol.atol + tol.rtol * std::fabs(e) + (bounds ? bounds[i] : 0.0);
+    const bool finite = std::isfinite(g);
+    const double err = finite ? std::fabs(g - e) : std::numeric_limits<double>::infinity();
+    const double used = finite ? (bound > 0 ? err / bound : (err == 0 ? 0 : std::numeric_limits<double>::infinity()))
+                               : std::numeric_limits<double>::infinity();
+    if (!finite) ++w.non_finite;
+    if (!(used <= 1.0)) ++w.mismatches;
+    if (used > w.used) w = ChunkWorst{w.mismatches, w.non_finite, i, used, e, g, err, bound};
   }
-  int32_t v;
-  std::memcpy(&v, raw.data() + 4 * i, 4);
-  return double(v);
+  return w;
 }
 
 std::string Num(double v) {
@@ -29,33 +47,35 @@ std::string Num(double v) {
 
 }  // namespace
 
-CheckResult CheckOutput(const std::vector<double>& expected, const std::vector<double>* bounds, const std::string& got,
-                        DType dtype, const CheckSpec& check) {
+CheckResult CheckOutput(const ExpectedValues& expected, const ExpectedValues* bounds, std::string_view got, DType dtype,
+                        const CheckSpec& check) {
   CheckResult r;
   r.exact = check.kind == CheckKind::kExact;
   r.elements = int64_t(expected.size());
   r.worst_index = expected.empty() ? -1 : 0;
   const Tolerance tol = r.exact ? Tolerance{0, 0} : check.tolerance;
   if (!check.reference_bound || r.exact) bounds = nullptr;
+  const double* bound_values = bounds ? bounds->data() : nullptr;
+  // Outputs of hundreds of MB are checked on every core, chunk by chunk, merged in index order.
+  std::vector<ChunkWorst> chunks(ParallelChunkCount(r.elements));
+  ParallelChunks(r.elements, [&](unsigned c, int64_t begin, int64_t end) {
+    chunks[c] = dtype == DType::kFloat32
+                    ? CheckRange<float>(expected.data(), bound_values, got.data(), tol, begin, end)
+                    : CheckRange<int32_t>(expected.data(), bound_values, got.data(), tol, begin, end);
+  });
   double worst = -1;
-  for (size_t i = 0; i < expected.size(); ++i) {
-    double g = ElementAt(got, dtype, i), e = expected[i];
-    double bound = tol.atol + tol.rtol * std::fabs(e) + (bounds ? (*bounds)[i] : 0.0);
-    bool finite = std::isfinite(g);
-    double err = finite ? std::fabs(g - e) : std::numeric_limits<double>::infinity();
-    double used = finite ? (bound > 0 ? err / bound : (err == 0 ? 0 : std::numeric_limits<double>::infinity()))
-                         : std::numeric_limits<double>::infinity();
-    if (!finite) ++r.non_finite;
-    if (!(used <= 1.0)) ++r.mismatches;
-    if (used > worst) {
-      worst = used;
-      r.worst_index = int64_t(i);
-      r.expected = e;
-      r.got = g;
-      r.abs_error = err;
-      r.rel_error = e != 0 ? err / std::fabs(e) : 0;
-      r.tolerance = bound;
-      r.tolerance_used = used;
+  for (const ChunkWorst& w : chunks) {
+    r.mismatches += w.mismatches;
+    r.non_finite += w.non_finite;
+    if (w.used > worst) {
+      worst = w.used;
+      r.worst_index = w.index;
+      r.expected = w.expected;
+      r.got = w.got;
+      r.abs_error = w.abs_error;
+      r.rel_error = w.expected != 0 ? w.abs_error / std::fabs(w.expected) : 0;
+      r.tolerance = w.bound;
+      r.tolerance_used = w.used;
     }
   }
   r.passed = r.mismatches == 0;

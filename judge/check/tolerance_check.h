@@ -5,9 +5,11 @@
 // check takes one), or when equal for an exact check; NaN and Inf never pass.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "judge/problem/problem.h"
+#include "judge/util/uninitialized.h"
 
 namespace judge {
 
@@ -30,9 +32,13 @@ struct CheckResult {
   std::string Describe(const std::string& buffer_name) const;  // one line for people
 };
 
+// A reference's values for one buffer (or its bounds): up to a billion doubles, written whole by
+// whoever makes them, so never zeroed first.
+using ExpectedValues = UninitializedVector<double>;
+
 // `got` holds `expected.size()` elements of `dtype`, raw; `bounds` (may be null) the reference's
 // allowance per element, used when the check says so.
-CheckResult CheckOutput(const std::vector<double>& expected, const std::vector<double>* bounds, const std::string& got,
-                        DType dtype, const CheckSpec& check);
+CheckResult CheckOutput(const ExpectedValues& expected, const ExpectedValues* bounds, std::string_view got, DType dtype,
+                        const CheckSpec& check);
 
 }  // namespace judge

@@ -74,7 +74,7 @@ TEST(ToleranceCheck, ExactCheckNamesTheValueAndIgnoresTolerances) {
   int32_t v[3] = {5, 7, 9};
   std::string raw(reinterpret_cast<char*>(v), 12);
   CheckSpec exact{CheckKind::kExact, {1e30, 1e30}, true};  // tolerances and bounds mean nothing to it
-  std::vector<double> bounds = {100, 100, 100};
+  ExpectedValues bounds = {100, 100, 100};
   EXPECT_TRUE(CheckOutput({5, 7, 9}, &bounds, raw, DType::kInt32, exact).passed);
   CheckResult r = CheckOutput({5, 8, 10}, &bounds, raw, DType::kInt32, exact);
   EXPECT_FALSE(r.passed);
@@ -85,7 +85,7 @@ TEST(ToleranceCheck, ExactCheckNamesTheValueAndIgnoresTolerances) {
 TEST(ToleranceCheck, ReferenceBoundWidensEachElementOnItsOwn) {
   // A scan's error model: the allowance of element i grows with i (the reference writes it).
   CheckSpec scan{CheckKind::kTolerance, {1e-6, 0}, true};
-  std::vector<double> bounds = {0, 0.5};
+  ExpectedValues bounds = {0, 0.5};
   EXPECT_TRUE(CheckOutput({1, 2}, &bounds, Floats({1, 2.25f}), DType::kFloat32, scan).passed);
   CheckResult r = CheckOutput({1, 2}, &bounds, Floats({1.25f, 2}), DType::kFloat32, scan);
   EXPECT_FALSE(r.passed);  // element 0 has no allowance beyond atol

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <future>
 #include <sstream>
@@ -17,6 +18,7 @@
 #include "judge/rules/case_timing.h"
 #include "judge/util/counter_rng.h"
 #include "judge/util/fs.h"
+#include "judge/util/parallel.h"
 
 namespace judge {
 namespace {
@@ -61,6 +63,25 @@ std::vector<uint64_t> FreshSeeds(uint64_t run_secret, const std::string& case_na
   return seeds;
 }
 
+// HostChecksum on every core: a sum of words mixed with their indices, so the chunks' sums add up
+// to the same bits.
+uint64_t ParallelChecksum(const char* data, size_t bytes) {
+  const int64_t words = int64_t(bytes / 4);
+  std::vector<uint64_t> sums(ParallelChunkCount(words), 0);
+  ParallelChunks(words, [&](unsigned c, int64_t begin, int64_t end) {
+    uint64_t sum = 0;
+    for (int64_t i = begin; i < end; ++i) {
+      uint32_t word;
+      std::memcpy(&word, data + 4 * i, 4);
+      sum += MixWord(word, uint64_t(i));
+    }
+    sums[c] = sum;
+  });
+  uint64_t sum = 0;
+  for (uint64_t s : sums) sum += s;
+  return sum;
+}
+
 // The outputs' digest as the worker makes it (OutputsDigest of each checked buffer's checksum).
 uint64_t DigestOf(const CaseRequest& r, const std::string& outputs) {
   std::vector<uint64_t> sums;
@@ -68,7 +89,7 @@ uint64_t DigestOf(const CaseRequest& r, const std::string& outputs) {
   for (const ParamArg& p : r.params) {
     if (!p.is_buffer || !p.buffer.IsChecked()) continue;
     const size_t bytes = size_t(p.buffer.count) * DTypeSize(p.buffer.dtype);
-    sums.push_back(HostChecksum(outputs.data() + offset, bytes));
+    sums.push_back(ParallelChecksum(outputs.data() + offset, bytes));
     offset += bytes;
   }
   return OutputsDigest(sums);
@@ -551,6 +572,7 @@ void CaseRunner::CheckFreshCalls(const PreparedCase& c, const Outcome& outcome, 
   // A draw whose answer is far smaller or larger than the published one's is not checked (as for the
   // hidden variants, check/case_preparation.h): the next one in the random order takes its place.
   const size_t want = size_t(FreshCallsToCheck(int(order.size()), input_bytes));
+  const double published_norm = AnswerNorm(c.expected.at(0));
   size_t next = 0, checked = 0;
   while (checked < want && next < order.size()) {
     std::vector<size_t> batch(order.begin() + long(next),
@@ -569,7 +591,7 @@ void CaseRunner::CheckFreshCalls(const PreparedCase& c, const Outcome& outcome, 
         result.detail = "the reference failed on a timed call's fresh inputs: " + expected.error().message;
         return;
       }
-      if (SizeDistance(*expected, c.expected.at(0)) > std::log(kVariantMagnitudeRatio)) continue;
+      if (SizeDistance(AnswerNorm(*expected), published_norm) > std::log(kVariantMagnitudeRatio)) continue;
       auto [check, buffer] = CheckOneCall(FreshCase(c, input_names, f.seeds), *expected, f.outputs);
       if (!check.checker_error.empty()) {
         result.verdict = Verdict::kInternalError;
