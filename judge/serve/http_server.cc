@@ -41,6 +41,9 @@ void ToHttplib(const HttpResponse& in, httplib::Response& res) {
 
 // What httplib refused before a handler ran, as the API's error: which code its status means here.
 HttpResponse RefusalOf(const httplib::Request& req, int status) {
+  // No method at all: the request line itself could not be read (too long, or not HTTP/1.x).
+  if (req.method.empty())
+    return ErrorResponse(ApiError::kBadRequest, "the request line could not be read (too long, or not HTTP/1.x)");
   bool known_method = false;
   for (auto m : kMethods) known_method |= (req.method == m);
   if (!known_method)
