@@ -40,6 +40,9 @@ Expected<std::unique_ptr<serve::Store>> OpenStoreFor(const Invocation& in) {
 
 // The last line of `token add` is the token alone, for scripts: `judge token add alice ... | tail -1`.
 Expected<int> AddToken(serve::Store& store, const std::string& name, const std::string& alias, bool admin) {
+  if (!serve::IsValidName(name))
+    return MakeError(ErrorCode::kUsage, "a token's name is 1 to 64 letters, digits, '.', '_', '@' or '-', not \"" +
+                                            name + "\" (a roster's login, e.g. alice or a.b@uni.edu)");
   const std::string token = serve::NewToken();
   auto who = store.AddToken(name, alias, admin, serve::HashToken(token));
   if (!who) return who.error();
@@ -159,6 +162,7 @@ Expected<int> ServeCommand(const Invocation& in) {
   JUDGE_TRY(CheckRange("max-source-kb", double(source_kb), 1, 64 * 1024));
   s.limits.max_source_bytes = size_t(source_kb) << 10;
   s.limits.max_body_bytes = std::max(s.limits.max_body_bytes, s.limits.max_source_bytes + (64 << 10));
+  if (args.count("points")) s.points_file = args["points"].as<std::string>();
   auto run = ReadRunOptions(in, {});
   if (!run) return run.error();
   s.grader.base = std::move(*run);

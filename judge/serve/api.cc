@@ -200,6 +200,7 @@ Api::Api(Store& store, ApiConfig config) : store_(store), config_(std::move(conf
       {"GET", {"api", "submissions"}, Access::kUser, &Api::ListSubmissions},
       {"GET", {"api", "submissions", "{}"}, Access::kUser, &Api::GetSubmission},
       {"GET", {"api", "submissions", "{}", "report.html"}, Access::kUser, &Api::ReportHtml},
+      {"GET", {"api", "submissions", "{}", "gradescope"}, Access::kUser, &Api::ReportGradescope},
       {"POST", {"api", "admin", "rejudge", "{}"}, Access::kAdmin, &Api::Rejudge},
       {"POST", {"api", "admin", "rejudge-problem", "{}"}, Access::kAdmin, &Api::RejudgeProblem},
   };
@@ -212,8 +213,7 @@ HttpResponse Api::Handle(const HttpRequest& request) const {
   size_t bytes = request.body.size();
   for (const auto& part : request.parts) bytes += part.content.size();
   if (bytes > config_.limits.max_body_bytes)
-    return ErrorResponse(ApiError::kBodyTooLarge, "the request body is " + std::to_string(bytes) +
-                                                      " bytes; at most " +
+    return ErrorResponse(ApiError::kBodyTooLarge, "the request body is " + std::to_string(bytes) + " bytes; at most " +
                                                       std::to_string(config_.limits.max_body_bytes) + " are accepted");
   HttpResponse response = Dispatch(request);
   response.headers.emplace_back("X-Content-Type-Options", "nosniff");
@@ -256,8 +256,8 @@ HttpResponse Api::Dispatch(const HttpRequest& request) const {
     return (this->*route.handler)(call);
   }
   if (!allowed.empty()) {
-    HttpResponse response = ErrorResponse(ApiError::kMethodNotAllowed,
-                                          request.method + " is not allowed here; use " + allowed);
+    HttpResponse response =
+        ErrorResponse(ApiError::kMethodNotAllowed, request.method + " is not allowed here; use " + allowed);
     response.headers.emplace_back("Allow", allowed);
     return response;
   }
@@ -329,9 +329,8 @@ HttpResponse Api::Submit(const Call& call) const {
   const FormPart* source = FindPart(request.parts, "source");
   if (!problem) return ErrorResponse(ApiError::kBadRequest, "the field \"problem\" is missing");
   if (!FindProblem(problem->content))
-    return ErrorResponse(ApiError::kUnknownProblem,
-                         "no problem named \"" + ValidUtf8(problem->content.substr(0, 100)) +
-                             "\"; GET /api/problems lists them");
+    return ErrorResponse(ApiError::kUnknownProblem, "no problem named \"" + ValidUtf8(problem->content.substr(0, 100)) +
+                                                        "\"; GET /api/problems lists them");
   if (!source) return ErrorResponse(ApiError::kBadRequest, "the part \"source\" (the file) is missing");
   if (IsBlank(source->content)) return ErrorResponse(ApiError::kEmptySource, "the source is empty");
   if (source->content.size() > config_.limits.max_source_bytes)
@@ -373,12 +372,14 @@ HttpResponse Api::ListSubmissions(const Call& call) const {
   if (auto it = q.find("owner"); it != q.end()) {
     auto tokens = store_.ListTokens();
     if (!tokens) return Internal(tokens.error());
-    auto named = std::find_if(tokens->begin(), tokens->end(), [&](const TokenInfo& t) { return t.who.name == it->second; });
+    auto named =
+        std::find_if(tokens->begin(), tokens->end(), [&](const TokenInfo& t) { return t.who.name == it->second; });
     if (named == tokens->end()) return ErrorResponse(ApiError::kNotFound, "no token named \"" + it->second + "\"");
     query.owner = named->who.id;
   }
   if (auto it = q.find("problem"); it != q.end()) {
-    if (!FindProblem(it->second)) return ErrorResponse(ApiError::kUnknownProblem, "no problem named \"" + it->second + "\"");
+    if (!FindProblem(it->second))
+      return ErrorResponse(ApiError::kUnknownProblem, "no problem named \"" + it->second + "\"");
     query.problem = it->second;
   }
   if (auto it = q.find("limit"); it != q.end()) {
@@ -412,21 +413,29 @@ HttpResponse Api::GetSubmission(const Call& call) const {
 }
 
 HttpResponse Api::ReportHtml(const Call& call) const {
+  auto response = Rendered(call, "html");
+  if (response.status != 200) return response;
+  response.content_type = "text/html; charset=utf-8";
+  // The report quotes what a submission and its compiler printed: no script runs in it, ever.
+  response.headers.emplace_back("Content-Security-Policy",
+                                "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox");
+  return response;
+}
+
+HttpResponse Api::ReportGradescope(const Call& call) const { return Rendered(call, "gradescope"); }
+
+HttpResponse Api::Rendered(const Call& call, const std::string& format) const {
   auto readable = Readable(call);
   if (auto* refusal = std::get_if<HttpResponse>(&readable)) return std::move(*refusal);
   const Submission& s = std::get<Submission>(readable);
   if (s.status != SubmissionStatus::kDone || s.report_json.empty())
     return ErrorResponse(ApiError::kNotFound, "submission " + std::to_string(s.id) + " has no report yet (it is " +
                                                   std::string(StatusName(s.status)) + ")");
-  if (!config_.render_html) return ErrorResponse(ApiError::kNotFound, "this service renders no HTML reports");
-  auto html = config_.render_html(s.report_json);
-  if (!html) return ErrorResponse(ApiError::kInternal, "the report could not be rendered: " + html.error().message);
+  if (!config_.render) return ErrorResponse(ApiError::kNotFound, "this service renders no " + format + " reports");
+  auto text = config_.render(format, s.problem, s.report_json);
+  if (!text) return ErrorResponse(ApiError::kInternal, "the report could not be rendered: " + text.error().message);
   HttpResponse response;
-  response.content_type = "text/html; charset=utf-8";
-  response.body = std::move(*html);
-  // The report quotes what a submission and its compiler printed: no script runs in it, ever.
-  response.headers.emplace_back("Content-Security-Policy",
-                                "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox");
+  response.body = std::move(*text);
   return response;
 }
 

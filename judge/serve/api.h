@@ -18,6 +18,7 @@
 //                                            ?all (everyone's) or ?owner=NAME
 //   GET  /api/submissions/{id}        TOKEN  owner or admin: the submission, with "report" when done
 //   GET  /api/submissions/{id}/report.html   owner or admin: the HTML report (TOKEN)
+//   GET  /api/submissions/{id}/gradescope    owner or admin: Gradescope's results.json (TOKEN)
 //   POST /api/admin/rejudge/{id}      admin  {"id", "status": "queued"}
 //   POST /api/admin/rejudge-problem/{problem}  admin  {"problem", "requeued": n}
 // Every error: {"error": {"code", "message"}} with the status of kErrors (api.cc).
@@ -46,13 +47,13 @@ struct FormPart {
 };
 
 struct HttpRequest {
-  std::string method;                         // "GET", "POST", ...
-  std::string path;                           // decoded, without the query
-  std::map<std::string, std::string> query;   // decoded; "?all" is {"all", ""}
-  std::map<std::string, std::string> headers; // names in lower case
-  std::string body;                           // empty for multipart: see parts
-  std::vector<FormPart> parts;                // a multipart body, as parsed by the server
-  bool multipart = false;                     // the body was multipart/form-data
+  std::string method;                          // "GET", "POST", ...
+  std::string path;                            // decoded, without the query
+  std::map<std::string, std::string> query;    // decoded; "?all" is {"all", ""}
+  std::map<std::string, std::string> headers;  // names in lower case
+  std::string body;                            // empty for multipart: see parts
+  std::vector<FormPart> parts;                 // a multipart body, as parsed by the server
+  bool multipart = false;                      // the body was multipart/form-data
 
   std::string Header(const std::string& lower_case_name) const;
 };
@@ -86,20 +87,22 @@ HttpResponse ErrorResponse(ApiError error, const std::string& message, int retry
 
 // A problem as the API shows it (the service fills these from the catalog at start).
 struct ProblemInfo {
-  std::string name;       // the folder name in problems/: the only problem names accepted
+  std::string name;  // the folder name in problems/: the only problem names accepted
   std::string title;
   std::string statement;  // Markdown
   std::string signature;  // "void solve(const float* input, float* output, int N)"
 };
 
-// Renders a stored JSON report (the text Store keeps) as the HTML report page.
-using RenderHtml = std::function<Expected<std::string>(const std::string& report_json)>;
+// Renders a stored JSON report (the text Store keeps) of a submission to `problem` in a report format:
+// "html" (the report page) or "gradescope" (results.json, scored by the problem's grading policy).
+using RenderReport = std::function<Expected<std::string>(const std::string& format, const std::string& problem,
+                                                         const std::string& report_json)>;
 
 struct ApiConfig {
   std::vector<ProblemInfo> problems;
   Limits limits;
   std::function<void()> wake;  // called after each committed submission or rejudge; may be empty
-  RenderHtml render_html;      // empty: report.html answers 404
+  RenderReport render;         // empty: report.html and gradescope answer 404
 };
 
 // JSON encodings, shared with whoever else speaks for the service (tests, tools).
@@ -134,6 +137,8 @@ class Api {
   HttpResponse ListSubmissions(const Call& call) const;
   HttpResponse GetSubmission(const Call& call) const;
   HttpResponse ReportHtml(const Call& call) const;
+  HttpResponse ReportGradescope(const Call& call) const;
+  HttpResponse Rendered(const Call& call, const std::string& format) const;
   HttpResponse Rejudge(const Call& call) const;
   HttpResponse RejudgeProblem(const Call& call) const;
   // The submission `call` names, if the caller may read it; otherwise the error answer.

@@ -44,12 +44,14 @@ class ApiTest : public ::testing::Test {
   }
   void MakeApi(Limits limits) {
     ApiConfig config;
-    config.problems = {{"reduction", "Reduction", "# Reduction\nSum it.", "void solve(const float* input, float* output, int N)"},
-                       {"vector_add", "Vector add", "# Add", "void solve(const float* a, const float* b, float* c, int N)"}};
+    config.problems = {
+        {"reduction", "Reduction", "# Reduction\nSum it.", "void solve(const float* input, float* output, int N)"},
+        {"vector_add", "Vector add", "# Add", "void solve(const float* a, const float* b, float* c, int N)"}};
     config.limits = limits;
     config.wake = [this] { ++wakes_; };
-    config.render_html = [](const std::string& json) -> Expected<std::string> {
-      return "<html>" + std::to_string(json.size()) + "</html>";
+    config.render = [](const std::string& format, const std::string&,
+                       const std::string& json) -> Expected<std::string> {
+      return "<" + format + ">" + std::to_string(json.size()) + "</" + format + ">";
     };
     api_ = std::make_unique<Api>(*store_, std::move(config));
   }
@@ -99,12 +101,18 @@ class ApiTest : public ::testing::Test {
 
 TEST(ErrorTable, EachErrorHasItsStatusAndAStableDistinctCode) {
   const std::map<ApiError, std::pair<int, std::string>> expected = {
-      {ApiError::kUnauthorized, {401, "unauthorized"}},        {ApiError::kForbidden, {403, "forbidden"}},
-      {ApiError::kNotFound, {404, "not_found"}},               {ApiError::kUnknownProblem, {422, "unknown_problem"}},
-      {ApiError::kEmptySource, {422, "empty_source"}},         {ApiError::kSourceTooLarge, {413, "source_too_large"}},
-      {ApiError::kBodyTooLarge, {413, "body_too_large"}},      {ApiError::kMalformedMultipart, {400, "malformed_multipart"}},
-      {ApiError::kBadRequest, {400, "bad_request"}},           {ApiError::kRateLimited, {429, "rate_limited"}},
-      {ApiError::kMethodNotAllowed, {405, "method_not_allowed"}}, {ApiError::kInternal, {500, "internal"}},
+      {ApiError::kUnauthorized, {401, "unauthorized"}},
+      {ApiError::kForbidden, {403, "forbidden"}},
+      {ApiError::kNotFound, {404, "not_found"}},
+      {ApiError::kUnknownProblem, {422, "unknown_problem"}},
+      {ApiError::kEmptySource, {422, "empty_source"}},
+      {ApiError::kSourceTooLarge, {413, "source_too_large"}},
+      {ApiError::kBodyTooLarge, {413, "body_too_large"}},
+      {ApiError::kMalformedMultipart, {400, "malformed_multipart"}},
+      {ApiError::kBadRequest, {400, "bad_request"}},
+      {ApiError::kRateLimited, {429, "rate_limited"}},
+      {ApiError::kMethodNotAllowed, {405, "method_not_allowed"}},
+      {ApiError::kInternal, {500, "internal"}},
   };
   for (const auto& [error, row] : expected) {
     EXPECT_EQ(HttpStatusOf(error), row.first) << row.second;
@@ -145,18 +153,25 @@ TEST_F(ApiTest, PublicRoutesNeedNoToken) {
   EXPECT_EQ(Body(Call("GET", "/api/health")), (Json{{"ok", true}}));
   Json problems = Body(Call("GET", "/api/problems"));
   ASSERT_EQ(problems.size(), 2u);
-  EXPECT_EQ(problems[0], (Json{{"name", "reduction"}, {"title", "Reduction"}, {"statement", "# Reduction\nSum it."},
+  EXPECT_EQ(problems[0], (Json{{"name", "reduction"},
+                               {"title", "Reduction"},
+                               {"statement", "# Reduction\nSum it."},
                                {"signature", "void solve(const float* input, float* output, int N)"}}));
   EXPECT_EQ(Body(Call("GET", "/api/problems/vector_add")).at("title"), "Vector add");
   EXPECT_EQ(Code(Call("GET", "/api/problems/nope")), "not_found");
-  EXPECT_EQ(Body(Call("GET", "/api/leaderboard/reduction")), (Json{{"problem", "reduction"}, {"entries", Json::array()}}));
+  EXPECT_EQ(Body(Call("GET", "/api/leaderboard/reduction")),
+            (Json{{"problem", "reduction"}, {"entries", Json::array()}}));
   EXPECT_EQ(Code(Call("GET", "/api/leaderboard/nope")), "not_found");
 }
 
 TEST_F(ApiTest, EveryTokenRouteAnswers401WithoutAValidToken) {
-  for (const auto& [method, path] : std::vector<std::pair<std::string, std::string>>{
-           {"POST", "/api/submissions"}, {"GET", "/api/submissions"}, {"GET", "/api/submissions/1"},
-           {"GET", "/api/submissions/1/report.html"}, {"GET", "/api/me"}, {"POST", "/api/admin/rejudge/1"}}) {
+  for (const auto& [method, path] :
+       std::vector<std::pair<std::string, std::string>>{{"POST", "/api/submissions"},
+                                                        {"GET", "/api/submissions"},
+                                                        {"GET", "/api/submissions/1"},
+                                                        {"GET", "/api/submissions/1/report.html"},
+                                                        {"GET", "/api/me"},
+                                                        {"POST", "/api/admin/rejudge/1"}}) {
     for (const std::string token : {"", "tok-nobody"}) {
       HttpResponse r = Call(method, path, token);
       EXPECT_EQ(r.status, 401) << method << " " << path << " " << token;
@@ -192,8 +207,8 @@ TEST_F(ApiTest, ASubmissionIsQueuedAndOnlyItsOwnerOrAnAdminReadsIt) {
 }
 
 TEST_F(ApiTest, ASourceFromAPlainFieldTakesTheFilenameField) {
-  HttpResponse r = Post("tok-bob", {{"problem", "", "", "reduction"}, {"source", "", "", kSource},
-                                    {"filename", "", "", "pasted.cu"}});
+  HttpResponse r = Post(
+      "tok-bob", {{"problem", "", "", "reduction"}, {"source", "", "", kSource}, {"filename", "", "", "pasted.cu"}});
   ASSERT_EQ(r.status, 202) << r.body;
   EXPECT_EQ(Body(Call("GET", "/api/submissions/" + std::to_string(Body(r).at("id").get<int64_t>()), "tok-bob"))
                 .at("filename"),
@@ -326,9 +341,10 @@ TEST_F(ApiTest, UnknownRoutesAndMethodsAreJsonErrors) {
   bool allow = false;
   for (const auto& [key, value] : wrong.headers) allow |= key == "Allow" && value == "POST, GET";
   EXPECT_TRUE(allow);
-  for (const std::string& path : std::vector<std::string>{"/api/submissions/../../etc/passwd", "/etc/passwd", "/api/problems/../../etc/passwd",
-                                 "/api", "/api/", "/api/problems/", "//", "", "/index.html",
-                                 std::string("/api/problems/reduction\0.json", 29), "/api/submissions/1/report.html/x"}) {
+  for (const std::string& path : std::vector<std::string>{
+           "/api/submissions/../../etc/passwd", "/etc/passwd", "/api/problems/../../etc/passwd", "/api", "/api/",
+           "/api/problems/", "//", "", "/index.html", std::string("/api/problems/reduction\0.json", 29),
+           "/api/submissions/1/report.html/x"}) {
     HttpResponse r = Call("GET", path, "tok-alice");
     EXPECT_EQ(r.status, 404) << path;
     EXPECT_EQ(Code(r), "not_found") << path;

@@ -84,7 +84,7 @@ void Grader::Wake() {
     std::lock_guard<std::mutex> lock(mu_);
     ++wakes_;
   }
-  queue_changed_.notify_one();
+  queue_changed_.notify_all();
 }
 
 void Grader::Stop() {
@@ -95,6 +95,7 @@ void Grader::Stop() {
   }
   queue_changed_.notify_all();
   ready_to_run_.notify_all();
+  stopped_.notify_all();
   for (auto& t : threads_) t.join();
   threads_.clear();
   // Jobs claimed and not finished: back to the queue now rather than when their lease runs out.
@@ -162,7 +163,7 @@ void Grader::RunLoop(int gpu) {
       held = run_queue_.front();
       run_queue_.pop_front();
     }
-    queue_changed_.notify_one();  // room for another claim
+    queue_changed_.notify_all();  // room for another claim
     Grade(*held, gpu);
     std::error_code ec;
     fs::remove_all(fs::path(held->path).parent_path(), ec);
@@ -213,7 +214,7 @@ void Grader::HeartbeatLoop() {
   const auto every = std::chrono::duration<double>(options_.lease_seconds / 3);
   std::unique_lock<std::mutex> lock(mu_);
   while (!Stopping()) {
-    ready_to_run_.wait_for(lock, every, [&] { return Stopping(); });
+    stopped_.wait_for(lock, every, [&] { return Stopping(); });
     if (Stopping()) return;
     lock.unlock();
     if (auto st = store_.Heartbeat(options_.worker_name, options_.lease_seconds); !st)

@@ -77,7 +77,8 @@ class Grader {
   std::atomic<bool> stopping_{false};
   std::mutex mu_;
   std::condition_variable queue_changed_;  // a job queued in the store, or room in run_queue_
-  std::condition_variable ready_to_run_;   // run_queue_ has a job
+  std::condition_variable ready_to_run_;   // run_queue_ has a job (only runners wait on it)
+  std::condition_variable stopped_;        // Stop() was called: ends the heartbeat's sleep
   int wakes_ = 0;                          // Wake() calls not yet seen by a compile thread
   std::deque<std::shared_ptr<Held>> run_queue_;
   std::vector<std::shared_ptr<Held>> in_hand_;  // claimed and not finished: interrupted by Stop()

@@ -5,10 +5,12 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <thread>
 
 #include <spdlog/spdlog.h>
 
+#include "judge/grade/grading_policy.h"
 #include "judge/problem/problem.h"
 #include "judge/report/reporter.h"
 #include "judge/serve/api.h"
@@ -37,15 +39,39 @@ Expected<std::vector<ProblemInfo>> Catalog(const std::string& root, const std::v
   return out;
 }
 
-Expected<std::string> RenderHtmlReport(const std::string& report_json) {
+// The points of each problem served (Gradescope's results.json): --points for all, else each
+// problem's grading.json, else the defaults; read at start, so a broken file stops the service.
+Expected<std::map<std::string, GradingPolicy>> Policies(const std::string& root,
+                                                        const std::vector<ProblemInfo>& catalog,
+                                                        const std::string& points_file) {
+  std::map<std::string, GradingPolicy> out;
+  for (const auto& p : catalog) {
+    std::string path = points_file;
+    if (path.empty()) {
+      path = (fs::path(root) / "problems" / p.name / "grading.json").string();
+      if (!fs::exists(path)) path.clear();
+    }
+    auto policy = path.empty() ? Expected<GradingPolicy>(GradingPolicy{}) : LoadGradingPolicy(path);
+    if (!policy) return policy.error();
+    out[p.name] = *policy;
+  }
+  return out;
+}
+
+}  // namespace
+
+Expected<std::string> RenderStoredReport(const std::string& format, const std::string& report_json,
+                                         const GradingPolicy& grading) {
   Json j = Json::parse(report_json, nullptr, false);
   if (j.is_discarded()) return MakeError(ErrorCode::kBadInput, "the stored report is not JSON");
   auto report = ReportFromJson(j);
   if (!report) return report.error();
-  return Render(*MakeReporter("html"), *report);
+  ReporterOptions options;
+  options.grading = grading;
+  auto reporter = MakeReporter(format, options);
+  if (!reporter) return MakeError(ErrorCode::kUsage, "no report format " + format);
+  return Render(*reporter, *report);
 }
-
-}  // namespace
 
 std::string DefaultWorkerName(const std::string& data_dir) {
   char host[256] = {};
@@ -73,7 +99,13 @@ Status Serve(ServeOptions options, const std::atomic<bool>& stop,
   config.problems = std::move(*catalog);
   config.limits = options.limits;
   config.wake = [&grader] { grader.Wake(); };
-  config.render_html = RenderHtmlReport;
+  auto policies = Policies(base.root, config.problems, options.points_file);
+  if (!policies) return policies.error();
+  config.render = [policies = std::move(*policies)](const std::string& format, const std::string& problem,
+                                                    const std::string& report_json) -> Expected<std::string> {
+    auto policy = policies.find(problem);
+    return RenderStoredReport(format, report_json, policy == policies.end() ? GradingPolicy{} : policy->second);
+  };
   Api api(**store, std::move(config));
   HttpServerOptions http;
   http.host = options.host;

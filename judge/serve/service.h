@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "judge/grade/grading_policy.h"
 #include "judge/serve/grader.h"
 #include "judge/serve/limits.h"
 
@@ -23,6 +24,7 @@ struct ServeOptions {
   std::string data_dir;
   std::string database_url;           // empty: SQLite in data_dir
   std::vector<std::string> problems;  // served; empty: every problem of the catalog
+  std::string points_file;            // the grading policy of every problem; empty: each one's grading.json
   Limits limits;
   GraderOptions grader;  // its base RunOptions come from the command line, as batch's do
 };
@@ -31,6 +33,10 @@ struct ServeOptions {
 // on one database have folders of their own, so two names; a service restarted on its folder has
 // its old name, so it takes back at once the gradings it was killed in (Grader::Start).
 std::string DefaultWorkerName(const std::string& data_dir);
+
+// A stored JSON report rendered as `format` ("html", "gradescope", ...) with `grading`'s points.
+Expected<std::string> RenderStoredReport(const std::string& format, const std::string& report_json,
+                                         const GradingPolicy& grading);
 
 // Runs until `stop` is set; `on_listening` hears the address once requests are answered.
 Status Serve(ServeOptions options, const std::atomic<bool>& stop,
