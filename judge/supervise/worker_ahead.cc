@@ -97,7 +97,11 @@ void WorkerAhead::Prepare(const WorkerRecipe& recipe) {
   std::lock_guard<std::mutex> lock(mu_);
   std::string key = recipe.Key();
   if (spares_.count(key)) return;
-  auto spawned = Spawn(recipe);
+  // A spare belongs to no run yet: it watches no run's stop flag (the run that prepares it may end,
+  // and its flag with it, before the spare is taken); the run that takes it gives it its own.
+  WorkerRecipe spare = recipe;
+  spare.limits.interrupted = nullptr;
+  auto spawned = Spawn(spare);
   if (!spawned) return;
   spares_.emplace(key, std::async(std::launch::async, AwaitDevice, std::move(*spawned), recipe.init_seconds));
   ++started_;

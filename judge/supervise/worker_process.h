@@ -80,6 +80,9 @@ class WorkerProcess {
   WorkerEvent Next(double timeout_seconds);
   // SIGKILL the worker's process group and reap it.
   void Kill();
+  // Whose stop flag Next() watches: a worker started ahead serves a run other than the one that
+  // started it, and must not watch (or outlive) that run's flag.
+  void SetInterrupted(const std::atomic<bool>* interrupted) { interrupted_ = interrupted; }
   // Closes the request pipe (the worker exits on end of stream) and reaps, killing after `grace`.
   void Finish(double grace_seconds = 2.0);
 

@@ -45,6 +45,7 @@ Expected<Heard> WorkerSession::Start() {
   Heard heard;
   if (auto spare = ahead_ ? ahead_->Take(recipe_) : std::nullopt) {
     process_ = std::move(spare->process);
+    process_->SetInterrupted(recipe_.limits.interrupted);
     scratch_ = spare->scratch;
     heard.message = DeviceMessage{};  // its device answer was read when it was started
     spdlog::debug("took a worker started ahead, its device open ({:.3f} s wait)", SecondsSince(start));
