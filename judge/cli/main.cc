@@ -3,7 +3,9 @@
 // checks are made from the row, and the shared options are read once for all of them.
 #include "judge/cli/command.h"
 #include "judge/cli/commands.h"
+#ifdef JUDGE_WITH_SERVE
 #include "judge/cli/serve_commands.h"
+#endif
 
 namespace {
 
@@ -62,6 +64,7 @@ constexpr Command kCommands[] = {
      {"NAME", 1, 1, "judge check-problem needs a problem's name, e.g. `judge check-problem vector_add`"},
      cli::AddCheckProblemOptions,
      cli::CheckProblemCommand},
+#ifdef JUDGE_WITH_SERVE  // -DJUDGE_WITH_SERVE=OFF builds the judge without the service
     {"serve",
      "run the online judge: an HTTP API and web page students submit to, a durable queue, graders",
      Takes::kSharedOptions,
@@ -74,6 +77,7 @@ constexpr Command kCommands[] = {
      {"ACTION [ARG]", 1, 2, "judge token needs an action: add NAME, list, revoke NAME or import ROSTER.csv"},
      cli::AddTokenOptions,
      cli::TokenCommand},
+#endif
     {"version", "print the judge's version", Takes::kOwnOptions, {}, nullptr, cli::VersionCommand},
     // Only the judge starts it, for itself: the one process that ever loads submission code.
     {"__worker", "", Takes::kNothing, {}, nullptr, cli::WorkerCommand},
