@@ -41,8 +41,9 @@ def variant(source, tag):
 class Service:
     """`judge serve` on a free port of 127.0.0.1, stopped (SIGTERM, else SIGKILL) by stop()."""
 
-    def __init__(self, data, extra=(), env=None):
+    def __init__(self, data, extra=(), env=None, grade_args=None):
         self.data = data
+        self.grade_args = GRADE_ARGS if grade_args is None else list(grade_args)
         self.extra = list(extra)
         self.env = dict(os.environ, **(env or {}))
         self.proc = None
@@ -53,7 +54,7 @@ class Service:
         os.makedirs(self.data, exist_ok=True)
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen([JUDGE, "serve", "--host", "127.0.0.1", "--port", "0", "--data", self.data]
-                                     + GRADE_ARGS + self.extra, stdout=self.log, stderr=subprocess.STDOUT,
+                                     + self.grade_args + self.extra, stdout=self.log, stderr=subprocess.STDOUT,
                                      env=self.env, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
