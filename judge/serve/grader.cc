@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "judge/serve/grader.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 
 #include <spdlog/spdlog.h>
@@ -17,6 +22,18 @@ namespace judge::serve {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Grading yields the CPU to the service's requests: a status poll must not wait behind a compile or
+// a case's preparation (the API answers in milliseconds; a grading takes seconds either way).
+// Linux keeps a nice value per thread, and the processes a thread starts (nvcc, the worker) inherit
+// it. On a GPU host a grading's timed calls run alone on their core, so this costs them nothing
+// unless the CPU is saturated, when the requests are what should come first.
+inline constexpr int kGradingNice = 10;
+
+void YieldToRequests() {
+  if (::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kGradingNice) != 0)
+    spdlog::debug("could not lower a grading thread's priority: {}", std::strerror(errno));
+}
 
 // The source's file name in its work folder: chosen by the judge, never by the request (the
 // uploaded name is shown in reports only, through NameSubmission).
@@ -105,6 +122,7 @@ void Grader::Stop() {
 }
 
 void Grader::CompileLoop() {
+  YieldToRequests();
   // A job is claimed only while the runners have room for it soon: the queue stays in the store,
   // where the other hosts of a shared queue can take it.
   const size_t room = size_t(runners_) * 2;
@@ -154,6 +172,7 @@ void Grader::CompileLoop() {
 }
 
 void Grader::RunLoop(int gpu) {
+  YieldToRequests();
   while (true) {
     std::shared_ptr<Held> held;
     {
