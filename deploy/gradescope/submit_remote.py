@@ -36,6 +36,14 @@ class ServiceError(Exception):
     pass
 
 
+class Busy(ServiceError):
+    """Worth waiting out: the token's limit (429), or a service that is restarting or failing."""
+
+    def __init__(self, message, retry_after=5):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 def call(url, token, method="GET", body=None, content_type=None):
     request = urllib.request.Request(url, data=body, method=method)
     request.add_header("Authorization", "Bearer " + token)
@@ -49,13 +57,29 @@ def call(url, token, method="GET", body=None, content_type=None):
             message = json.loads(e.read())["error"]["message"]
         except Exception:  # noqa: BLE001 -- any unreadable answer is reported by its status
             message = e.reason
-        raise ServiceError(f"the judge service answered {e.code}: {message}") from e
+        text = f"the judge service answered {e.code}: {message}"
+        if e.code == 429 or e.code >= 500:
+            raise Busy(text, int(e.headers.get("Retry-After") or 5)) from e
+        raise ServiceError(text) from e
     except (urllib.error.URLError, OSError) as e:
-        raise ServiceError(f"the judge service at {url} could not be reached ({e})") from e
+        raise Busy(f"the judge service at {url} could not be reached ({e})") from e
+
+
+def patiently(deadline, what, *args, **kwargs):
+    """call(), waiting out Busy answers until the deadline (the durable queue keeps what was sent)."""
+    while True:
+        try:
+            return call(*args, **kwargs)
+        except Busy as e:
+            if time.monotonic() + e.retry_after > deadline:
+                raise
+            print(f"{what}: {e}; again in {e.retry_after} s", file=sys.stderr)
+            time.sleep(min(e.retry_after, 60))
 
 
 def multipart(fields, file_field, filename, data):
     boundary = uuid.uuid4().hex
+    filename = "".join(c for c in filename if c.isprintable() and c not in '"\\') or "kernel.cu"
     parts = []
     for name, value in fields.items():
         parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
@@ -71,11 +95,11 @@ def grade(source, results):
         raise ServiceError("no judge service is configured (JUDGE_URL and JUDGE_TOKEN, or judge-service.json)")
     with open(source, "rb") as f:
         body, content_type = multipart({"problem": problem}, "source", os.path.basename(source), f.read())
-    sub = json.loads(call(url + "/api/submissions", token, "POST", body, content_type))
-    print(f"submitted as #{sub['id']} to {url} (problem {problem})", file=sys.stderr)
     deadline, last = time.monotonic() + timeout, None
+    sub = json.loads(patiently(deadline, "submitting", url + "/api/submissions", token, "POST", body, content_type))
+    print(f"submitted as #{sub['id']} to {url} (problem {problem})", file=sys.stderr)
     while True:
-        state = json.loads(call(f"{url}/api/submissions/{sub['id']}", token))
+        state = json.loads(patiently(deadline, "waiting", f"{url}/api/submissions/{sub['id']}", token))
         line = state["status"] + (" " + state["progress"] if state.get("progress") else "")
         if line != last:
             print(line, file=sys.stderr)
@@ -87,7 +111,7 @@ def grade(source, results):
                                "the course staff can see it in the service")
         time.sleep(2)
     with open(results, "wb") as f:
-        f.write(call(f"{url}/api/submissions/{sub['id']}/gradescope", token))
+        f.write(patiently(deadline, "fetching results", f"{url}/api/submissions/{sub['id']}/gradescope", token))
     print(f"verdict {state.get('verdict')}", file=sys.stderr)
 
 

@@ -11,6 +11,7 @@
 #include "judge/cli/options.h"
 #include "judge/problem/problem.h"
 #include "judge/serve/service.h"
+#include "judge/serve/sql.h"
 #include "judge/serve/tokens.h"
 #include "judge/util/fs.h"
 
@@ -26,16 +27,29 @@ void AddStoreOptions(cxxopts::Options& opts) {
       cxxopts::value<std::string>());
 }
 
-std::string DatabaseUrl(const cxxopts::ParseResult& args) {
-  if (args.count("database")) return args["database"].as<std::string>();
+// A password on the command line is readable by every process of the host through
+// /proc/<pid>/cmdline, the kernels being graded included (docs/SECURITY.md): it is refused there,
+// and taken from the environment or PostgreSQL's own password file instead.
+Expected<std::string> DatabaseUrl(const cxxopts::ParseResult& args) {
+  if (args.count("database")) {
+    std::string url = args["database"].as<std::string>();
+    if (serve::sql::RedactConninfo(url) != url)
+      return MakeError(ErrorCode::kUsage,
+                       "--database holds a password, which every process of this host could read on the command "
+                       "line: put the whole string in $JUDGE_DATABASE_URL instead, or the password in $PGPASSWORD "
+                       "or ~/.pgpass");
+    return url;
+  }
   const char* env = std::getenv("JUDGE_DATABASE_URL");
-  return env ? env : "";
+  return std::string(env ? env : "");
 }
 
 Expected<std::unique_ptr<serve::Store>> OpenStoreFor(const Invocation& in) {
   if (!in.options.count("data"))
     return MakeError(ErrorCode::kUsage, "--data DIR is needed: the folder `judge serve` keeps its state in");
-  return serve::OpenStore(in.options["data"].as<std::string>(), DatabaseUrl(in.options));
+  auto url = DatabaseUrl(in.options);
+  if (!url) return url.error();
+  return serve::OpenStore(in.options["data"].as<std::string>(), *url);
 }
 
 // The last line of `token add` is the token alone, for scripts: `judge token add alice ... | tail -1`.
@@ -127,7 +141,8 @@ void AddServeOptions(cxxopts::Options& opts) {
       "problems", "problems served (comma separated; default: every problem of the catalog)",
       cxxopts::value<std::string>())("jobs", "parallel compiles (default: the CPU's threads)",
                                      cxxopts::value<int>()->default_value("0"))(
-      "worker-name", "this service's name in a queue several hosts share (default: HOST:DATA_DIR)",
+      "worker-name",
+      "this service's name in a queue several hosts share (default: made once and kept in DATA_DIR/worker-id)",
       cxxopts::value<std::string>())(
       "lease-seconds", "how long a job stays claimed without a heartbeat before another host may take it",
       cxxopts::value<double>()->default_value(std::to_string(serve::kDefaultLeaseSeconds)))(
@@ -146,7 +161,9 @@ Expected<int> ServeCommand(const Invocation& in) {
                      "judge serve needs --data DIR: the folder it keeps its queue, cache and work in");
   serve::ServeOptions s;
   s.data_dir = args["data"].as<std::string>();
-  s.database_url = DatabaseUrl(args);
+  auto url = DatabaseUrl(args);
+  if (!url) return url.error();
+  s.database_url = *url;
   s.host = args["host"].as<std::string>();
   s.port = args["port"].as<int>();
   JUDGE_TRY(CheckRange("port", s.port, 0, 65535));  // 0: any free port, printed when listening

@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cctype>
 #include <ctime>
 #include <string_view>
+
+#include <spdlog/spdlog.h>
 
 #include "judge/serve/tokens.h"
 #include "judge/serve/web_page.h"
@@ -89,8 +92,14 @@ HttpResponse JsonResponse(int status, const Json& body) {
   return response;
 }
 
+// The store's own message names the database, its user and host, or the data folder: logged for
+// the operator, never answered to a client.
 HttpResponse Internal(const Error& error) {
-  return ErrorResponse(ApiError::kInternal, "the judge's store failed: " + error.message);
+  static std::atomic<uint64_t> next_ref{1};
+  const uint64_t ref = next_ref++;
+  spdlog::error("request failed (ref {}): {}", ref, error.message);
+  return ErrorResponse(ApiError::kInternal,
+                       "the judge's store failed (ref " + std::to_string(ref) + " in the service's log); try again");
 }
 
 const FormPart* FindPart(const std::vector<FormPart>& parts, std::string_view name) {
@@ -161,10 +170,11 @@ Json ProblemJson(const ProblemInfo& p) {
 Json LeaderboardJson(const std::string& problem, const std::vector<BestResult>& best) {
   Json entries = Json::array();
   for (size_t i = 0; i < best.size(); ++i) {
-    // Only the alias: a token's name is a student's login, which the class need not see.
+    // Only the alias: a token's name is a student's login (an e-mail address, often), which the
+    // class need not see; without an alias the student is a number.
     const Principal& who = best[i].who;
     entries.push_back({{"rank", i + 1},
-                       {"alias", who.alias.empty() ? who.name : who.alias},
+                       {"alias", who.alias.empty() ? "student " + std::to_string(who.id) : who.alias},
                        {"figure_ms", best[i].figure_ms},
                        {"finished", IsoTime(best[i].finished_ms)}});
   }

@@ -29,6 +29,7 @@ namespace {
 // it. On a GPU host a grading's timed calls run alone on their core, so this costs them nothing
 // unless the CPU is saturated, when the requests are what should come first.
 inline constexpr int kGradingNice = 10;
+inline constexpr int kFinishAttempts = 6;  // waits of 1, 2, 4, 8, 16 s between them
 
 void YieldToRequests() {
   if (::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kGradingNice) != 0)
@@ -129,13 +130,15 @@ void Grader::CompileLoop() {
   while (!Stopping()) {
     {
       std::unique_lock<std::mutex> lock(mu_);
-      queue_changed_.wait(lock, [&] { return Stopping() || run_queue_.size() < room; });
+      queue_changed_.wait(lock, [&] { return Stopping() || waiting_to_run_ < room; });
       if (Stopping()) return;
+      ++waiting_to_run_;  // counted from the claim: the compiles in progress take room too
     }
     auto job = store_.Claim(options_.worker_name, options_.lease_seconds);
     if (!job || !*job) {
       if (!job) spdlog::warn("cannot read the queue: {}", job.error().message);
       std::unique_lock<std::mutex> lock(mu_);
+      --waiting_to_run_;
       queue_changed_.wait_for(lock, std::chrono::duration<double>(kQueuePollSeconds),
                               [&] { return Stopping() || wakes_ > 0; });
       wakes_ = 0;
@@ -147,7 +150,10 @@ void Grader::CompileLoop() {
       std::lock_guard<std::mutex> lock(mu_);
       in_hand_.push_back(held);
     }
-    const fs::path dir = fs::path(options_.work_dir) / std::to_string(held->job.submission_id);
+    // One folder per claim: a rejudge can hand the same submission to this grader again while its
+    // first grading is still being interrupted, and each removes only its own folder.
+    const fs::path dir =
+        fs::path(options_.work_dir) / (std::to_string(held->job.submission_id) + "-" + std::to_string(held->job.lease));
     held->path = (dir / SourceFileName(options_.base.device)).string();
     std::error_code ec;
     fs::create_directories(dir, ec);
@@ -181,6 +187,7 @@ void Grader::RunLoop(int gpu) {
       if (Stopping()) return;
       held = run_queue_.front();
       run_queue_.pop_front();
+      --waiting_to_run_;
     }
     queue_changed_.notify_all();  // room for another claim
     Grade(*held, gpu);
@@ -221,10 +228,20 @@ void Grader::Grade(Held& held, int gpu) {
     spdlog::error("submission {}: {}", job.submission_id, report.error().message);
     result = JudgeFaultResult(job.problem, report.error().message);
   }
-  auto finished = store_.Finish(job.submission_id, job.lease, result);
+  // Finish is idempotent under the lease: a database that restarts or fails over is given time
+  // (about a minute) rather than the result lost.
+  Expected<bool> finished = false;
+  for (int attempt = 0, wait_s = 1; attempt < kFinishAttempts; ++attempt, wait_s *= 2) {
+    finished = store_.Finish(job.submission_id, job.lease, result);
+    if (finished || Stopping()) break;
+    spdlog::warn("submission {}: the result could not be recorded ({}); again in {} s", job.submission_id,
+                 finished.error().message, wait_s);
+    std::unique_lock<std::mutex> lock(mu_);
+    stopped_.wait_for(lock, std::chrono::seconds(wait_s), [&] { return Stopping(); });
+  }
   if (!finished)
-    spdlog::error("submission {}: the result could not be recorded ({}); it is graded again when its lease runs out",
-                  job.submission_id, finished.error().message);
+    spdlog::error("submission {}: the result could not be recorded; it returns to the queue when its lease runs out",
+                  job.submission_id);
   else if (!*finished)
     spdlog::info("submission {}: its lease passed to another grader; this result is dropped", job.submission_id);
 }
@@ -235,8 +252,10 @@ void Grader::HeartbeatLoop() {
   while (!Stopping()) {
     stopped_.wait_for(lock, every, [&] { return Stopping(); });
     if (Stopping()) return;
+    std::vector<int64_t> leases;
+    for (const auto& held : in_hand_) leases.push_back(held->job.lease);
     lock.unlock();
-    if (auto st = store_.Heartbeat(options_.worker_name, options_.lease_seconds); !st)
+    if (auto st = store_.Heartbeat(options_.worker_name, leases, options_.lease_seconds); !st)
       spdlog::warn("lease heartbeat failed: {}", st.error().message);
     lock.lock();
   }

@@ -81,6 +81,7 @@ class Grader {
   std::condition_variable stopped_;        // Stop() was called: ends the heartbeat's sleep
   int wakes_ = 0;                          // Wake() calls not yet seen by a compile thread
   std::deque<std::shared_ptr<Held>> run_queue_;
+  size_t waiting_to_run_ = 0;                   // claimed (compiling or in run_queue_) and not yet taken by a runner
   std::vector<std::shared_ptr<Held>> in_hand_;  // claimed and not finished: interrupted by Stop()
   std::vector<std::thread> threads_;
 };

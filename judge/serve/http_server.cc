@@ -29,7 +29,8 @@ HttpRequest FromHttplib(const httplib::Request& req) {
   for (const auto& [key, value] : req.headers) out.headers.emplace(Lower(key), value);
   out.multipart = req.is_multipart_form_data();
   if (!out.multipart) out.body = req.body;
-  for (const auto& [name, file] : req.files) out.parts.push_back({file.name, file.filename, file.content_type, file.content});
+  for (const auto& [name, file] : req.files)
+    out.parts.push_back({file.name, file.filename, file.content_type, file.content});
   return out;
 }
 
@@ -47,23 +48,22 @@ HttpResponse RefusalOf(const httplib::Request& req, int status) {
   bool known_method = false;
   for (auto m : kMethods) known_method |= (req.method == m);
   if (!known_method)
-    return ErrorResponse(ApiError::kMethodNotAllowed, "the method \"" + req.method.substr(0, 20) + "\" is not used here");
+    return ErrorResponse(ApiError::kMethodNotAllowed,
+                         "the method \"" + req.method.substr(0, 20) + "\" is not used here");
   switch (status) {
-    case 413:
-      return ErrorResponse(ApiError::kBodyTooLarge, "the request body is larger than this service accepts");
-    case 404:
-      return ErrorResponse(ApiError::kNotFound, "no such route");
+    case 413: return ErrorResponse(ApiError::kBodyTooLarge, "the request body is larger than this service accepts");
+    case 404: return ErrorResponse(ApiError::kNotFound, "no such route");
     case 400:
       if (req.is_multipart_form_data())
         return ErrorResponse(ApiError::kMalformedMultipart,
                              "the multipart/form-data body could not be parsed (boundary, part headers or end)");
       break;
-    default:
-      break;
+    default: break;
   }
   if (status >= 500) return ErrorResponse(ApiError::kInternal, "the service failed to answer this request");
   // 414 (URI too long), 431 and the like: the client's fault, kept with httplib's status.
-  HttpResponse response = ErrorResponse(ApiError::kBadRequest, "the request is malformed (HTTP " + std::to_string(status) + ")");
+  HttpResponse response =
+      ErrorResponse(ApiError::kBadRequest, "the request is malformed (HTTP " + std::to_string(status) + ")");
   response.status = status;
   return response;
 }
@@ -101,8 +101,7 @@ HttpServer::HttpServer(const Api& api, HttpServerOptions options)
       if (error) std::rethrow_exception(error);
     } catch (const std::exception& e) {
       what = e.what();
-    } catch (...) {
-    }
+    } catch (...) {}
     ToHttplib(ErrorResponse(ApiError::kInternal, "the service failed on this request: " + what), res);
   });
 }

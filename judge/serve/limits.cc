@@ -17,14 +17,12 @@ bool HourFull(const Usage& usage, const Limits& limits) { return usage.last_hour
 Status Admit(const Usage& usage, const Limits& limits) {
   // The hourly limit first: when both are reached, waiting for a verdict would not be enough.
   if (HourFull(usage, limits))
-    return MakeError(ErrorCode::kUsage, "at most " + std::to_string(limits.max_per_hour) +
-                                            " submissions per hour per token: you sent " +
-                                            std::to_string(usage.last_hour) +
-                                            " in the last hour; retry in a few minutes");
+    return MakeError(ErrorCode::kUsage,
+                     "at most " + std::to_string(limits.max_per_hour) + " submissions per hour per token: you sent " +
+                         std::to_string(usage.last_hour) + " in the last hour; retry in a few minutes");
   if (InFlightFull(usage, limits))
     return MakeError(ErrorCode::kUsage, "at most " + std::to_string(limits.max_in_flight) +
-                                            " submissions in flight per token: " +
-                                            std::to_string(usage.in_flight) +
+                                            " submissions in flight per token: " + std::to_string(usage.in_flight) +
                                             " of yours are still queued or grading; retry when one is done");
   return Status::Ok();
 }

@@ -12,8 +12,8 @@
 namespace judge::serve {
 
 struct Limits {
-  int64_t max_in_flight = 4;                 // submissions of one token not yet done
-  int64_t max_per_hour = 60;                 // submissions of one token created in the last hour
+  int64_t max_in_flight = 4;                    // submissions of one token not yet done
+  int64_t max_per_hour = 60;                    // submissions of one token created in the last hour
   size_t max_source_bytes = size_t(256) << 10;  // one source file
   size_t max_body_bytes = size_t(1) << 20;      // one HTTP request body, all parts together
 };

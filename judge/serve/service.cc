@@ -15,7 +15,9 @@
 #include "judge/report/reporter.h"
 #include "judge/serve/api.h"
 #include "judge/serve/http_server.h"
+#include "judge/serve/tokens.h"
 #include "judge/util/fs.h"
+#include "judge/util/sha256.h"
 
 namespace judge::serve {
 namespace fs = std::filesystem;
@@ -74,11 +76,22 @@ Expected<std::string> RenderStoredReport(const std::string& format, const std::s
 }
 
 std::string DefaultWorkerName(const std::string& data_dir) {
+  // Kept in the folder rather than taken from the host's name, which a container gets anew each
+  // time it is started: the name must survive the restart that gives its jobs back.
+  const fs::path file = fs::path(data_dir) / "worker-id";
+  if (auto known = ReadFile(file.string()); known && !known->empty()) {
+    std::string id = *known;
+    while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+    if (!id.empty()) return id;
+  }
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) != 0) std::snprintf(host, sizeof host, "localhost");
   std::error_code ec;
-  fs::path folder = fs::weakly_canonical(data_dir, ec);
-  return std::string(host) + ":" + (ec ? data_dir : folder.string());
+  fs::create_directories(data_dir, ec);
+  const std::string id = std::string(host) + "-" + Sha256Hex(RandomBytes(16)).substr(0, 12);
+  if (auto st = WriteFileAtomic(file.string(), id + "\n"); !st)
+    spdlog::warn("cannot keep the worker name in {}: {}", file.string(), st.error().message);
+  return id;
 }
 
 Status Serve(ServeOptions options, const std::atomic<bool>& stop,

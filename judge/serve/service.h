@@ -29,9 +29,10 @@ struct ServeOptions {
   GraderOptions grader;  // its base RunOptions come from the command line, as batch's do
 };
 
-// The service's default name in a queue: this host and its --data folder. Two services of one host
-// on one database have folders of their own, so two names; a service restarted on its folder has
-// its old name, so it takes back at once the gradings it was killed in (Grader::Start).
+// The service's default name in a queue: made once (this host's name and a random part) and kept in
+// DIR/worker-id. Two services on one database have folders of their own, so two names; a service
+// restarted on its folder, in a new container too, has its old name, so it takes back at once the
+// gradings it was killed in (Grader::Start).
 std::string DefaultWorkerName(const std::string& data_dir);
 
 // A stored JSON report rendered as `format` ("html", "gradescope", ...) with `grading`'s points.

@@ -379,12 +379,14 @@ class SqlStore final : public Store {
         Job{Int(r, 0), Int(r, 1), static_cast<int>(Int(r, 2)), Text(r, 3), Text(r, 4), Text(r, 5)});
   }
 
-  Status Heartbeat(const std::string& worker, double lease_seconds) override {
-    auto rows =
-        Run("UPDATE submissions SET lease_until_ms = {now} + ? WHERE worker = ? AND status <> 'done' "
-            "AND lease IS NOT NULL RETURNING id",
-            {Milliseconds(lease_seconds), worker});
-    if (!rows.ok()) return rows.error();
+  Status Heartbeat(const std::string& worker, const std::vector<int64_t>& leases, double lease_seconds) override {
+    for (int64_t lease : leases) {
+      auto rows =
+          Run("UPDATE submissions SET lease_until_ms = {now} + ? WHERE worker = ? AND lease = ? "
+              "AND status <> 'done' RETURNING id",
+              {Milliseconds(lease_seconds), worker, lease});
+      if (!rows.ok()) return rows.error();
+    }
     return Status::Ok();
   }
 
@@ -475,6 +477,7 @@ class SqlStore final : public Store {
         Run("SELECT p.id, p.name, p.alias, p.admin, s.id, s.figure_ms, s.finished_ms "
             "FROM submissions s JOIN principals p ON p.id = s.owner "
             "WHERE s.problem = ? AND s.status = 'done' AND s.verdict = ? AND s.flagged = 0 AND s.figure_ms >= 0 "
+            "AND p.admin = 0 AND p.revoked = 0 "
             "ORDER BY s.owner, s.figure_ms, s.finished_ms, s.id",
             {problem, std::string(VerdictShort(Verdict::kAccepted))});
     if (!rows.ok()) return rows.error();

@@ -121,8 +121,9 @@ class Store {
   // The oldest claimable job (queued, or held under a lease that ran out), now held by `worker`
   // until now + lease_seconds; nullopt when there is none. Marks it compiling, attempts + 1.
   virtual Expected<std::optional<Job>> Claim(const std::string& worker, double lease_seconds) = 0;
-  // Extends every lease `worker` holds to now + lease_seconds.
-  virtual Status Heartbeat(const std::string& worker, double lease_seconds) = 0;
+  // Extends the leases `worker` names to now + lease_seconds: only those it is still grading, so a
+  // job it dropped (a result it could not record) runs out and returns to the queue.
+  virtual Status Heartbeat(const std::string& worker, const std::vector<int64_t>& leases, double lease_seconds) = 0;
   // Progress of a held job; false when the lease is no longer the caller's (stop grading it).
   virtual Expected<bool> SetStage(int64_t submission_id, int64_t lease, SubmissionStatus status,
                                   const std::string& progress) = 0;
@@ -136,7 +137,8 @@ class Store {
   virtual Expected<std::optional<Submission>> Get(int64_t id) = 0;
   virtual Expected<std::optional<std::string>> Source(int64_t id) = 0;
   virtual Expected<std::vector<Submission>> List(const SubmissionQuery& query) = 0;  // no report_json
-  // The best accepted, unflagged result per principal on `problem`, fastest first.
+  // The best accepted, unflagged result per principal on `problem`, fastest first; admins (a teacher's
+  // reference kernels) and revoked tokens are not ranked.
   virtual Expected<std::vector<BestResult>> Best(const std::string& problem) = 0;
   // Results recorded per submission (all generations): the exactly-once audit of the tests.
   virtual Expected<std::vector<std::pair<int64_t, int>>> ResultCounts() = 0;

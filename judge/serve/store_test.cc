@@ -236,13 +236,31 @@ TEST_P(StoreTest, AnExpiredLeaseGoesToAnotherGraderAndTheFirstIsRefused) {
 
 TEST_P(StoreTest, HeartbeatKeepsALeaseAlive) {
   Post(User("alice"), "p");
-  ASSERT_TRUE(Ok(store_->Claim("w1", 1.0)));
+  auto job = Ok(store_->Claim("w1", 1.0));
+  ASSERT_TRUE(job);
   Sleep(0.6);
-  ASSERT_TRUE(store_->Heartbeat("w1", 1.0).ok());
+  ASSERT_TRUE(store_->Heartbeat("w1", {job->lease}, 1.0).ok());
   Sleep(0.6);  // past the first lease's end, within the extended one
   EXPECT_FALSE(Ok(store_->Claim("w2", 60)));
   Sleep(0.7);
   EXPECT_TRUE(Ok(store_->Claim("w2", 60))) << "without further heartbeats it runs out";
+}
+
+TEST_P(StoreTest, HeartbeatExtendsOnlyTheLeasesNamed) {
+  const Principal alice = User("alice");
+  const int64_t kept = Post(alice, "p");
+  const int64_t dropped = Post(alice, "p");
+  auto first = Ok(store_->Claim("w1", 1.0));
+  auto second = Ok(store_->Claim("w1", 1.0));
+  ASSERT_TRUE(first && second);
+  ASSERT_EQ(first->submission_id, kept);
+  Sleep(0.6);
+  ASSERT_TRUE(store_->Heartbeat("w1", {first->lease}, 1.0).ok());
+  Sleep(0.6);
+  auto other = Ok(store_->Claim("w2", 60));
+  ASSERT_TRUE(other) << "the job w1 no longer names runs out";
+  EXPECT_EQ(other->submission_id, dropped);
+  EXPECT_FALSE(Ok(store_->Claim("w2", 60))) << "the one it names stays w1's";
 }
 
 TEST_P(StoreTest, FinishRecordsOneResultOnce) {

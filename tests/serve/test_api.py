@@ -133,7 +133,8 @@ class Api(unittest.TestCase):
         os.makedirs(os.path.join(root, "submission"))
         with open(os.path.join(root, "submission", "kernel.cc"), "w") as f:
             f.write(GOOD)
-        env = dict(os.environ, AUTOGRADER=root, JUDGE_URL="http://127.0.0.1:9", JUDGE_TOKEN="jt_x", JUDGE_DEVICE="host")
+        env = dict(os.environ, AUTOGRADER=root, JUDGE_URL="http://127.0.0.1:9", JUDGE_TOKEN="jt_x", JUDGE_DEVICE="host",
+                   JUDGE_TIMEOUT="3")
         run = subprocess.run(["bash", os.path.join(su.SRC, "deploy/gradescope/run_autograder")], env=env,
                              capture_output=True, text=True, timeout=120)
         with open(os.path.join(root, "results", "results.json")) as f:

@@ -44,13 +44,16 @@ def main():
             status, answer = su.submit(a.url, token, su.variant(GOOD, "x" + str(i % 4)))
             assert status == 202, (status, answer)
             more.append(answer["id"])
+        with open(os.path.join(root, "a", "worker-id")) as f:
+            name_a = f.read().strip()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             held = pg.query("SELECT COUNT(*) FROM submissions WHERE status IN ('compiling', 'running') "
-                            f"AND worker LIKE '%{os.path.join(root, 'a')}'")
+                            f"AND worker = '{name_a}'")
             if int(held[0][0]) > 0:
                 break
             time.sleep(0.02)
+        assert int(held[0][0]) > 0, "host A never held a job to be killed with"
         a.kill9()
         done = su.wait_done(b.url, admin, more, timeout=300)
         assert all(s["verdict"] == "AC" for s in done.values())
@@ -62,6 +65,10 @@ def main():
         assert not wrong, f"submissions without exactly one result: {wrong[:10]}"
         assert len(counts) == 50, len(counts)
         retried = pg.query("SELECT COUNT(*) FROM submissions WHERE attempts > 1")[0][0]
+        assert int(retried) >= 1, "no job of the killed host was graded again"
+        taken = pg.query("SELECT COUNT(*) FROM results r JOIN submissions s ON s.id = r.submission_id "
+                         f"WHERE s.attempts > 1 AND r.worker <> '{name_a}'")[0][0]
+        assert int(taken) >= 1, "the killed host's jobs were not finished by the other host"
         print(f"50 submissions, graded by {sorted(workers)}; {retried} taken over after host A was killed")
         print("1 passed, 0 failed")
     finally:
