@@ -7,10 +7,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 #include "../../problems/reference_abi.h"
@@ -72,18 +75,54 @@ class SharedRegion {
     return static_cast<T*>(data_);
   }
   bool ok() const { return data_ != nullptr; }
-  // Maps the whole region in one system call instead of a page fault per page (the reference's
+  size_t bytes() const { return bytes_; }
+  // Maps the first `bytes` in one system call instead of a page fault per page (the reference's
   // outputs are up to GBs); for writing in the child that makes them, for reading in the parent.
   // Advice only: kernels before 5.14 fault the pages in as before.
-  void Prefault(bool write) const {
+  void Prefault(bool write, size_t bytes) const {
     constexpr int kPopulateRead = 22, kPopulateWrite = 23;  // MADV_POPULATE_*, not in every libc's headers
-    if (data_) (void)::madvise(data_, bytes_, write ? kPopulateWrite : kPopulateRead);
+    if (data_) (void)::madvise(data_, std::min(bytes, bytes_), write ? kPopulateWrite : kPopulateRead);
   }
 
  private:
   size_t bytes_;
   void* data_ = nullptr;
 };
+
+// The large regions of finished reference calls, kept for the next: a fresh shared mapping is
+// zeroed page by page on first touch, seconds per GB in a virtual machine, and the fresh calls of
+// a large case each need one of the same size (KeepFreedMemoryForReuse does this for the heap).
+class RegionPool {
+ public:
+  static constexpr size_t kKept = 4;  // the fresh calls a case checks at once (FreshCallsToCheck's batch)
+  std::unique_ptr<SharedRegion> Take(size_t bytes) {
+    std::lock_guard lock(mutex_);
+    auto best = kept_.end();
+    for (auto it = kept_.begin(); it != kept_.end(); ++it)
+      if ((*it)->bytes() >= bytes && (best == kept_.end() || (*it)->bytes() < (*best)->bytes())) best = it;
+    if (best == kept_.end()) return std::make_unique<SharedRegion>(bytes);
+    auto region = std::move(*best);
+    kept_.erase(best);
+    return region;
+  }
+  void GiveBack(std::unique_ptr<SharedRegion> region) {
+    if (!region || !region->ok()) return;
+    std::lock_guard lock(mutex_);
+    kept_.push_back(std::move(region));
+    if (kept_.size() > kKept)  // the smallest goes
+      kept_.erase(std::min_element(kept_.begin(), kept_.end(),
+                                   [](const auto& a, const auto& b) { return a->bytes() < b->bytes(); }));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<SharedRegion>> kept_;
+};
+
+RegionPool& Regions() {
+  static RegionPool pool;
+  return pool;
+}
 
 // Waits for `pid` up to `seconds`, then kills it; the wait status, or nullopt after a kill.
 std::optional<int> WaitWithDeadline(pid_t pid, double seconds) {
@@ -208,18 +247,24 @@ Expected<ExpectedOutputs> Reference::Compute(const Problem& problem, const Case&
   auto call = Prepare(problem, c);
   if (!call) return call.error();
   const bool with_bounds = problem.check.kind == CheckKind::kTolerance && problem.check.reference_bound;
-  SharedRegion shared(call->output_values * (with_bounds ? 2 : 1) * sizeof(double));
+  const size_t bytes = call->output_values * (with_bounds ? 2 : 1) * sizeof(double);
+  std::unique_ptr<SharedRegion> region = Regions().Take(bytes);
+  struct Return {
+    std::unique_ptr<SharedRegion>& region;
+    ~Return() { Regions().GiveBack(std::move(region)); }
+  } give_back{region};
+  const SharedRegion& shared = *region;
   if (!shared.ok())
     return MakeError(ErrorCode::kInternal,
                      "cannot map memory for the reference's outputs: " + std::string(std::strerror(errno)));
   PlaceOutputs(*call, shared.as<double>(), with_bounds);
   JudgeReferenceArgs args = call->Args();
   auto rc = InChild(c, [&] {
-    shared.Prefault(/*write=*/true);
+    shared.Prefault(/*write=*/true, bytes);
     return fn_(&args);
   });
   if (!rc) return rc.error();
-  shared.Prefault(/*write=*/false);
+  shared.Prefault(/*write=*/false, bytes);
   if (*rc != 0)
     return MakeError(ErrorCode::kInternal, "the problem's reference " + name_ + " failed (returned " +
                                                std::to_string(*rc) + ") on case " + c.name +

@@ -3,6 +3,7 @@
 // checks are made from the row, and the shared options are read once for all of them.
 #include "judge/cli/command.h"
 #include "judge/cli/commands.h"
+#include "judge/util/uninitialized.h"
 #ifdef JUDGE_WITH_SERVE
 #include "judge/cli/serve_commands.h"
 #endif
@@ -85,4 +86,7 @@ constexpr Command kCommands[] = {
 
 }  // namespace
 
-int main(int argc, char** argv) { return cli::Main(kCommands, argc, argv); }
+int main(int argc, char** argv) {
+  judge::KeepFreedMemoryForReuse();  // the worker (`judge __worker`) too
+  return cli::Main(kCommands, argc, argv);
+}
