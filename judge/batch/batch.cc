@@ -2,6 +2,7 @@
 #include "judge/batch/batch.h"
 
 #include <glob.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -72,13 +73,19 @@ std::string LastParts(const fs::path& path, size_t count) {
   return ValidUtf8(out.generic_string());
 }
 
-std::string FolderName(const std::string& name, const std::string& key) {
+}  // namespace
+
+Json EntryMetaJson(const std::string& name, const std::string& key) { return {{"name", name}, {"key", key}}; }
+
+std::string EntryFolder(const std::string& name, const std::string& key) {
   std::string s;
   for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_') ? c : '_';
   s.erase(0, std::min(s.find_first_not_of("._-"), s.size()));  // "/tmp/x.cu" -> "tmp_x.cu", not "_tmp_x.cu"
   if (s.size() > 80) s = s.substr(s.size() - 80);
   return s + "-" + key.substr(0, 12);
 }
+
+namespace {
 
 // A result appears whole or not at all (resume after a kill).
 Status WriteText(const fs::path& path, const std::string& text) { return WriteFileAtomic(path.string(), text); }
@@ -92,7 +99,7 @@ Status WriteEntry(const BatchEntry& e, const GradingPolicy& grading, const fs::p
   JUDGE_TRY(WriteText(dir / "results.json", Render(GradescopeReporter(grading), e.report)));
   JUDGE_TRY(WriteText(dir / "summary.md", Render(MarkdownReporter(), e.report)));
   JUDGE_TRY(WriteText(dir / "report.html", Render(HtmlReporter(), e.report)));
-  JUDGE_TRY(WriteText(dir / "entry.json", Json{{"name", e.name}, {"key", e.key}}.dump(2) + "\n"));
+  JUDGE_TRY(WriteText(dir / "entry.json", EntryMetaJson(e.name, e.key).dump(2) + "\n"));
   return WriteText(dir / "report.json", ReportToJson(e.report).dump(2) + "\n");
 }
 
@@ -201,6 +208,16 @@ std::vector<std::string> EntryNames(const std::vector<FoundFile>& files) {
   return names;
 }
 
+int AvailableCpus() {
+  // A Slurm or Kubernetes job is allotted CPUs through this mask (cgroups' cpusets show up here
+  // too); hardware_concurrency counts every CPU of the node, and that many nvcc processes would
+  // share the few the job has.
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 Status ParseShard(const std::string& text, int* index, int* count) {
   // from_chars, not sscanf: a number past int's range is an error here, not undefined behaviour.
   auto number = [](std::string_view s, int* into) {
@@ -222,7 +239,7 @@ namespace {
 
 struct Submission {
   std::string path;  // where it is read from
-  std::string name;  // what the results call it (EntryNames)
+  PlannedSubmission planned;
 };
 
 struct Pending {
@@ -235,27 +252,32 @@ struct BatchPlan {
   std::vector<Pending> todo;     // to grade now
 };
 
-// Every input file with its name, this shard's share.
-Expected<std::vector<Submission>> ShardSubmissions(const BatchOptions& b) {
+// Every input file with its name, key and shard: the same list on every shard, so each can write
+// the whole plan and a merge can tell who is missing.
+Expected<std::vector<Submission>> PlanSubmissions(const BatchOptions& b) {
   auto found = ExpandInputs(b.inputs, b.run.device);
   if (!found) return found.error();
-  std::vector<std::string> names = EntryNames(*found);
-  std::vector<Submission> all;
-  for (size_t i = 0; i < found->size(); ++i) all.push_back({(*found)[i].path, names[i]});
-  return ShardOf(all, b.shard_index, b.shard_count);
-}
-
-// Keys every file, drops the results of earlier versions of it, and keeps what is still valid.
-Expected<BatchPlan> PlanBatch(const BatchOptions& b, const std::vector<Submission>& files, const fs::path& subs) {
   auto context = ContextHash(b.run);
   if (!context) return context.error();
+  std::vector<std::string> names = EntryNames(*found);
+  std::vector<Submission> all;
+  for (size_t i = 0; i < found->size(); ++i) {
+    auto bytes = ReadFile((*found)[i].path);
+    if (!bytes) return bytes.error();
+    all.push_back(
+        {(*found)[i].path,
+         {names[i], Sha256Hex(*context + "|" + Sha256Hex(*bytes)), int(i % size_t(b.shard_count)), b.shard_count}});
+  }
+  return all;
+}
+
+// Drops the results of earlier versions of each file and keeps what is still valid.
+BatchPlan PlanBatch(const BatchOptions& b, const std::vector<Submission>& files, const fs::path& subs) {
   BatchPlan plan;
   std::error_code ec;
-  for (const auto& [path, name] : files) {
-    auto bytes = ReadFile(path);
-    if (!bytes) return bytes.error();
-    BatchEntry e{name, Sha256Hex(*context + "|" + Sha256Hex(*bytes)), "", {}};
-    e.dir = FolderName(name, e.key);
+  for (const auto& [path, planned] : files) {
+    const std::string& name = planned.name;
+    BatchEntry e{name, planned.key, EntryFolder(name, planned.key), {}};
     for (const auto& old : fs::directory_iterator(subs, ec)) {  // results of an earlier version of this file
       std::string n = old.path().filename().string();
       bool same_prefix =
@@ -298,14 +320,15 @@ Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Pen
   base.on_case_done = nullptr;
   base.on_stage = nullptr;
   if (!base.memo) base.memo = std::make_shared<ExpectedMemo>();
-  const int jobs = b.compile_jobs > 0 ? b.compile_jobs : int(std::max(1u, std::thread::hardware_concurrency()));
-  const int runners = base.device == DeviceKind::kCuda ? std::max(1, (*facts)->info.device_count) : 1;
+  const int jobs = b.compile_jobs > 0 ? b.compile_jobs : AvailableCpus();
+  const bool host = base.device != DeviceKind::kCuda;
+  const int runners = host ? 1 : std::max(1, (*facts)->info.device_count);
   std::vector<std::string> files;
   for (const auto& p : todo) files.push_back(p.path);
   if (b.on_progress) {
     progress.line =
         "grading " + std::to_string(todo.size()) + " submission(s): " + std::to_string(jobs) + " parallel compiles, " +
-        std::to_string(runners) + " GPU runner(s)" +
+        (host ? std::string("1 runner (the host test double, no GPU)") : std::to_string(runners) + " GPU runner(s)") +
         (b.shard_count > 1 ? ", shard " + std::to_string(b.shard_index) + "/" + std::to_string(b.shard_count) : "");
     b.on_progress(progress);
   }
@@ -371,22 +394,26 @@ void NameSubmission(RunReport& r, const std::string& raw_path, const std::string
 }
 
 Expected<BatchResult> RunBatch(const BatchOptions& b) {
-  auto files = ShardSubmissions(b);
-  if (!files) return files.error();
+  auto all = PlanSubmissions(b);
+  if (!all) return all.error();
   fs::path subs = fs::path(b.out_dir) / "submissions";
   std::error_code ec;
   fs::create_directories(subs, ec);
   if (ec)
     return MakeError(ErrorCode::kUsage, "cannot create the results folder " + subs.string() + ": " + ec.message());
-  auto plan = PlanBatch(b, *files, subs);
-  if (!plan) return plan.error();
-  std::vector<BatchEntry> entries = std::move(plan->kept);
-  BatchProgress progress{entries.size(), files->size(), entries.size(), "", ""};
+  // Before grading: a shard cancelled half-way has still told the merge whom it owed.
+  std::vector<PlannedSubmission> planned;
+  for (const auto& s : *all) planned.push_back(s.planned);
+  JUDGE_TRY(WriteFileAtomic((fs::path(b.out_dir) / kPlanFile).string(), PlanToJson(planned).dump(2) + "\n"));
+  const std::vector<Submission> files = ShardOf(*all, b.shard_index, b.shard_count);
+  BatchPlan plan = PlanBatch(b, files, subs);
+  std::vector<BatchEntry> entries = std::move(plan.kept);
+  BatchProgress progress{entries.size(), files.size(), entries.size(), "", ""};
   if (b.on_progress && !entries.empty()) {
     progress.line = "kept " + std::to_string(entries.size()) + " result(s) graded earlier (same key; --force regrades)";
     b.on_progress(progress);
   }
-  if (!plan->todo.empty()) JUDGE_TRY(GradePending(b, subs, plan->todo, entries, progress));
+  if (!plan.todo.empty()) JUDGE_TRY(GradePending(b, subs, plan.todo, entries, progress));
   std::sort(entries.begin(), entries.end(), [](const BatchEntry& x, const BatchEntry& y) { return x.name < y.name; });
   BatchResult result{std::move(entries), false};
   if (b.shard_count == 1 && !(b.run.interrupted && b.run.interrupted->load())) {
@@ -396,30 +423,166 @@ Expected<BatchResult> RunBatch(const BatchOptions& b) {
   return result;
 }
 
-Expected<std::vector<BatchEntry>> LoadEntries(const std::vector<std::string>& dirs) {
-  std::map<std::string, BatchEntry> by_name;  // a name graded twice (two shards, two versions): the newest wins
+namespace {
+
+// Every readable result of the folders; a folder that does not exist is skipped and named in
+// `absent` (a shard that never ran has no folder, and the plan still names its submissions).
+Expected<std::vector<BatchEntry>> LoadAllEntries(const std::vector<std::string>& dirs,
+                                                 std::vector<std::string>* absent) {
+  std::vector<BatchEntry> out;
   for (const auto& d : dirs) {
     fs::path subs = fs::path(d) / "submissions";
     std::error_code ec;
+    if (absent && !fs::exists(d, ec)) {
+      absent->push_back(d);
+      continue;
+    }
     if (!fs::is_directory(subs, ec))
       return MakeError(
           ErrorCode::kUsage,
           d + " is not a batch results folder (no submissions/ inside; give the --out folder of `judge batch`)");
     for (const auto& e : fs::directory_iterator(subs, ec)) {
-      if (!fs::exists(e.path() / "report.json")) continue;  // interrupted before it finished
+      if (!fs::exists(e.path() / "report.json")) continue;  // interrupted before it finished, or not graded
       auto entry = ReadEntry(e.path());
       if (!entry)  // PlanBatch grades again a result it cannot read
         return MakeError(entry.error().code,
                          entry.error().message + "; re-running the `judge batch` that wrote " + d +
                              " (same inputs, same --out) grades that submission again and repairs it");
-      auto it = by_name.find(entry->name);
-      if (it == by_name.end() || it->second.report.started_at < entry->report.started_at)
-        by_name[entry->name] = std::move(*entry);
+      out.push_back(std::move(*entry));
     }
   }
-  std::vector<BatchEntry> out;
-  for (auto& [name, e] : by_name) out.push_back(std::move(e));
   return out;
+}
+
+// Of two results for the same thing (two shards, two folders), the one graded last.
+void KeepNewest(std::map<std::string, BatchEntry>& into, const std::string& id, BatchEntry e) {
+  auto it = into.find(id);
+  if (it == into.end() || it->second.report.started_at < e.report.started_at) into[id] = std::move(e);
+}
+
+}  // namespace
+
+Reconciled ReconcileWithPlan(const std::optional<std::vector<PlannedSubmission>>& plan, std::vector<BatchEntry> found) {
+  Reconciled out;
+  std::map<std::string, BatchEntry> by_id;  // by name without a plan, by name and key with one
+  auto id = [&](const std::string& name, const std::string& key) { return plan ? name + '\n' + key : name; };
+  for (auto& e : found) {
+    std::string at = id(e.name, e.key);
+    KeepNewest(by_id, at, std::move(e));
+  }
+  if (!plan) {
+    for (auto& [name, e] : by_id) out.entries.push_back(std::move(e));
+    return out;
+  }
+  for (const auto& p : *plan) {
+    auto it = by_id.find(id(p.name, p.key));
+    if (it == by_id.end()) {
+      out.not_graded.push_back(p);
+      continue;
+    }
+    out.entries.push_back(std::move(it->second));
+    by_id.erase(it);
+  }
+  out.outside_plan = by_id.size();
+  std::sort(out.entries.begin(), out.entries.end(),
+            [](const BatchEntry& x, const BatchEntry& y) { return x.name < y.name; });
+  return out;
+}
+
+std::string NotGradedReason(const PlannedSubmission& p) {
+  return "not graded: shard " + std::to_string(p.shard) + "/" + std::to_string(p.shard_count) +
+         " left no result for this version of the file (it failed, was cancelled or did not run)";
+}
+
+Json PlanToJson(const std::vector<PlannedSubmission>& plan) {
+  Json list = Json::array();
+  for (const auto& p : plan) list.push_back({{"name", p.name}, {"key", p.key}, {"shard", p.shard}});
+  return {{"schema", "gpu-judge.plan"},
+          {"schema_version", 1},
+          {"shard_count", plan.empty() ? 1 : plan.front().shard_count},
+          {"submissions", list}};
+}
+
+Expected<std::vector<PlannedSubmission>> PlanFromJson(const Json& json, const std::string& file) {
+  auto bad = [&](const std::string& what) {
+    return MakeError(ErrorCode::kUsage, file + ": " + what +
+                                            " (a plan.json written by `judge batch`; running a shard again "
+                                            "rewrites it)");
+  };
+  if (!json.is_object() || json.value("schema", "") != "gpu-judge.plan") return bad("not a plan");
+  if (json.value("schema_version", 0) != 1) return bad("an unknown schema_version");
+  const Json& count = json.value("shard_count", Json());
+  const Json& list = json.value("submissions", Json());
+  if (!count.is_number_integer() || count.get<int64_t>() < 1 || count.get<int64_t>() > kMaxShards || !list.is_array())
+    return bad("shard_count or submissions missing or out of range");
+  std::vector<PlannedSubmission> out;
+  for (const auto& s : list) {
+    if (!s.is_object() || !s.value("name", Json()).is_string() || !s.value("key", Json()).is_string() ||
+        !s.value("shard", Json()).is_number_integer())
+      return bad("a submission without name, key or shard");
+    int64_t shard = s["shard"].get<int64_t>();
+    if (shard < 0 || shard >= count.get<int64_t>()) return bad("a shard out of range");
+    out.push_back({s["name"].get<std::string>(), s["key"].get<std::string>(), int(shard), count.get<int>()});
+  }
+  return out;
+}
+
+Expected<std::vector<BatchEntry>> LoadEntries(const std::vector<std::string>& dirs) {
+  auto all = LoadAllEntries(dirs, nullptr);
+  if (!all) return all.error();
+  return ReconcileWithPlan(std::nullopt, std::move(*all)).entries;
+}
+
+Expected<std::optional<std::vector<PlannedSubmission>>> LoadPlan(const std::vector<std::string>& dirs) {
+  std::optional<std::vector<PlannedSubmission>> plan;
+  std::string first;  // the file the plan was read from
+  for (const auto& d : dirs) {
+    const std::string file = (fs::path(d) / kPlanFile).string();
+    std::error_code ec;
+    if (!fs::exists(file, ec)) continue;
+    auto json = ParseJsonFile(file);
+    if (!json) return json.error();
+    auto read = PlanFromJson(*json, file);
+    if (!read) return read.error();
+    if (!plan) {
+      plan = std::move(*read);
+      first = file;
+      continue;
+    }
+    auto same = [](const PlannedSubmission& a, const PlannedSubmission& b) {
+      return a.name == b.name && a.key == b.key && a.shard == b.shard && a.shard_count == b.shard_count;
+    };
+    if (!std::equal(plan->begin(), plan->end(), read->begin(), read->end(), same))
+      return MakeError(ErrorCode::kUsage,
+                       first + " and " + file +
+                           " plan different batches (other inputs, options, files or shard counts): run every "
+                           "shard with the same `judge batch` command, then merge");
+  }
+  return plan;
+}
+
+Expected<Reconciled> LoadForMerge(const std::vector<std::string>& dirs) {
+  std::vector<std::string> absent;
+  auto all = LoadAllEntries(dirs, &absent);
+  if (!all) return all.error();
+  auto plan = LoadPlan(dirs);
+  if (!plan) return plan.error();
+  if (absent.size() == dirs.size())
+    return MakeError(ErrorCode::kUsage,
+                     "none of the results folders exists: " + absent.front() + (dirs.size() > 1 ? " ..." : ""));
+  if (!absent.empty() && !*plan)
+    return MakeError(ErrorCode::kUsage, absent.front() +
+                                            " does not exist, and no folder holds a plan.json to tell whom it "
+                                            "should have graded");
+  Reconciled out = ReconcileWithPlan(*plan, std::move(*all));
+  out.planned = plan->has_value();
+  out.absent_folders = std::move(absent);
+  return out;
+}
+
+int MergeExitCode(const Reconciled& merged, bool strict) {
+  if (!merged.not_graded.empty()) return kExitNotGraded;
+  return int(BatchExitCode(merged.entries, strict));
 }
 
 ExitCode BatchExitCode(const std::vector<BatchEntry>& entries, bool strict) {

@@ -4,15 +4,18 @@
 //
 //   OUT/submissions/<name>-<key>/  report.json (the source of truth), junit.xml, results.json
 //                                  (Gradescope), summary.md, report.html, entry.json
+//   OUT/plan.json                  every submission of the inputs with its key and shard
 //   OUT/batch.json, leaderboard.md, junit.xml, report.html, scores.csv   (the whole batch)
 //
 // A submission's key hashes everything its result depends on (its bytes, the problem, the
 // testcases, the judge's version, the measurement options), so a rerun skips what is already
 // graded and regrades what changed. Shards (--shard I/N) grade disjoint slices into per-submission
 // folders only; `judge merge` builds the batch files from any number of results folders with the
-// same code an unsharded batch uses, so the two cannot disagree.
+// same code an unsharded batch uses, so the two cannot disagree. Every shard writes the plan of the
+// whole batch before it grades, so a merge knows who must be graded even when a shard never ran.
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,7 +51,7 @@ struct BatchOptions {
   std::string out_dir = "batch-results";
   int shard_index = 0, shard_count = 1;
   bool force = false;    // regrade even when a result with the same key exists
-  int compile_jobs = 0;  // parallel compiles (0: the CPU's threads)
+  int compile_jobs = 0;  // parallel compiles (0: AvailableCpus())
   RunOptions run;        // the template of every run
   GradingPolicy grading;
   std::function<void(const BatchProgress&)> on_progress;
@@ -90,6 +93,36 @@ std::vector<T> ShardOf(const std::vector<T>& items, int index, int count) {
 inline constexpr int kMaxShards = 100000;
 Status ParseShard(const std::string& text, int* index, int* count);
 
+// The CPUs this process may run on (its affinity mask: what a scheduler such as Slurm allotted),
+// at least 1; the default number of parallel compiles.
+int AvailableCpus();
+
+// One submission of the plan: what every shard computes alike from the same inputs and options.
+struct PlannedSubmission {
+  std::string name, key;  // as its BatchEntry will have them
+  int shard = 0, shard_count = 1;
+};
+inline constexpr char kPlanFile[] = "plan.json";
+Json PlanToJson(const std::vector<PlannedSubmission>& plan);
+Expected<std::vector<PlannedSubmission>> PlanFromJson(const Json& json, const std::string& file);
+
+// What a merge builds its files from: the graded entries the plan asks for (each planned name with
+// its planned key; the newest when graded twice), the planned submissions that have none (not
+// graded: their shard failed, was cancelled, or never ran, or graded an earlier version of the
+// file), and how many results were left out as not in the plan (other inputs). Without a plan
+// (results folders of a judge before plans): every result, the newest per name, none missing.
+struct Reconciled {
+  std::vector<BatchEntry> entries;
+  std::vector<PlannedSubmission> not_graded;
+  size_t outside_plan = 0;
+  bool planned = false;                     // LoadForMerge: a plan.json was found
+  std::vector<std::string> absent_folders;  // LoadForMerge: folders given that do not exist
+};
+Reconciled ReconcileWithPlan(const std::optional<std::vector<PlannedSubmission>>& plan, std::vector<BatchEntry> found);
+
+// "not graded: shard 1/4 left no result for this version", for every report.
+std::string NotGradedReason(const PlannedSubmission& p);
+
 struct BatchResult {
   std::vector<BatchEntry> entries;   // every entry of this run, kept ones included
   bool batch_files_written = false;  // not for a shard, nor after an interruption
@@ -102,6 +135,13 @@ Expected<BatchResult> RunBatch(const BatchOptions& options);
 // Reads the per-submission results of one or more results folders (deduplicated by key).
 Expected<std::vector<BatchEntry>> LoadEntries(const std::vector<std::string>& dirs);
 
+// The plan the folders' shards wrote (none: folders of a judge before plans); an error when two
+// folders hold different plans (graded from different inputs or options).
+Expected<std::optional<std::vector<PlannedSubmission>>> LoadPlan(const std::vector<std::string>& dirs);
+
+// Every result of the folders reconciled with their plan: what `judge merge` writes.
+Expected<Reconciled> LoadForMerge(const std::vector<std::string>& dirs);
+
 // Ranks accepted, unflagged entries by the median of their first performance case; an entry
 // whose 95% interval overlaps the previous one's shares its rank (marked tied).
 std::vector<LeaderboardRow> Leaderboard(const std::vector<BatchEntry>& entries);
@@ -112,9 +152,23 @@ std::vector<LeaderboardRow> Leaderboard(const std::vector<BatchEntry>& entries);
 // (0 or 1) from "the infrastructure failed" (3 without a GPU, 4).
 ExitCode BatchExitCode(const std::vector<BatchEntry>& entries, bool strict);
 
-// batch.json, leaderboard.md, junit.xml, report.html, scores.csv in `out_dir`.
-Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPolicy& grading,
-                       const std::string& out_dir);
-Json BatchToJson(const std::vector<BatchEntry>& entries, const GradingPolicy& grading);
+// The exit code of a merge that found planned submissions without a result: a grade sheet that
+// lacks students must stop a scheduler's pipeline (Slurm marks the merge FAILED; the Kubernetes
+// merge Job fails), and it outranks every other code but 130 (interrupted).
+inline constexpr int kExitNotGraded = 5;
+int MergeExitCode(const Reconciled& merged, bool strict);
+
+// batch.json, leaderboard.md, junit.xml, report.html, scores.csv in `out_dir`, every submission of
+// `not_graded` listed as not graded in each; and for each of those a Gradescope results.json that
+// says so (OUT/submissions/<its folder>/, where its shard writes it when it grades it).
+Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPolicy& grading, const std::string& out_dir,
+                       const std::vector<PlannedSubmission>& not_graded = {});
+Json BatchToJson(const std::vector<BatchEntry>& entries, const GradingPolicy& grading,
+                 const std::vector<PlannedSubmission>& not_graded = {});
+
+// A submission's folder under OUT/submissions: its name made safe, and its key.
+std::string EntryFolder(const std::string& name, const std::string& key);
+// Its entry.json: which submission the folder holds (what PlanBatch reads to remove stale ones).
+Json EntryMetaJson(const std::string& name, const std::string& key);
 
 }  // namespace judge

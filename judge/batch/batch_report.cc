@@ -59,15 +59,49 @@ std::string Csv(const std::string& s) {
   return out + "\"";
 }
 
-std::string Markdown(const std::vector<BatchEntry>& entries, const GradingPolicy& grading) {
+// Every submission of the batch in name order: a graded entry, or one of the plan not graded.
+struct Row {
+  const std::string* name;
+  const BatchEntry* entry;           // null when not graded
+  const PlannedSubmission* missing;  // null when graded
+};
+
+std::vector<Row> Rows(const std::vector<BatchEntry>& entries, const std::vector<PlannedSubmission>& missing) {
+  std::vector<Row> rows;
+  for (const auto& e : entries) rows.push_back({&e.name, &e, nullptr});
+  for (const auto& m : missing) rows.push_back({&m.name, nullptr, &m});
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return *a.name < *b.name; });
+  return rows;
+}
+
+constexpr char kNotGraded[] = "not graded";
+
+// What a submission could earn: the max_score of one graded with its performance case run.
+double MaxPoints(const GradingPolicy& g) { return g.correctness_points + g.performance_points; }
+
+// "2 of 12 submission(s) were not graded: a.cu (shard 1/4), b.cu (shard 1/4)".
+std::string IncompleteLine(size_t total, const std::vector<PlannedSubmission>& missing) {
+  std::string s = std::to_string(missing.size()) + " of " + std::to_string(total) +
+                  " submission(s) were not graded (no verdict: their shard left no result; rerun it, then merge):";
+  for (size_t i = 0; i < missing.size(); ++i)
+    s += (i ? ", " : " ") + missing[i].name + " (shard " + std::to_string(missing[i].shard) + "/" +
+         std::to_string(missing[i].shard_count) + ")";
+  return s;
+}
+
+std::string Markdown(const std::vector<BatchEntry>& entries, const GradingPolicy& grading,
+                     const std::vector<PlannedSubmission>& missing) {
   std::ostringstream o;
   std::map<std::string, int> counts;
   for (const auto& e : entries) counts[std::string(VerdictShort(e.report.verdict))]++;
-  o << "# Batch results\n\n" << entries.size() << " submission(s):";
+  o << "# Batch results\n\n" << entries.size() + missing.size() << " submission(s):";
   for (const auto& [v, n] : counts) o << " " << n << " " << v;
+  if (!missing.empty()) o << " " << missing.size() << " " << kNotGraded;
   if (!entries.empty() && entries.front().report.device) o << "; " << entries.front().report.device->name;
   if (double c = Ceiling(entries); c > 0) o << "; measured read ceiling " << Fixed(c, "%.0f") << " GB/s";
-  o << ".\n\n## Leaderboard\n\nAccepted submissions by the median of their first performance case; `=` marks a tie: "
+  o << ".\n\n";
+  if (!missing.empty()) o << "**INCOMPLETE: " << IncompleteLine(entries.size() + missing.size(), missing) << "**\n\n";
+  o << "## Leaderboard\n\nAccepted submissions by the median of their first performance case; `=` marks a tie: "
        "the 95% intervals of the two medians overlap, so their order is noise.\n\n";
   o << "| rank | submission | median | 95% interval | GB/s |\n|---:|---|---:|---|---:|\n";
   for (const auto& row : Leaderboard(entries)) {
@@ -77,7 +111,13 @@ std::string Markdown(const std::vector<BatchEntry>& entries, const GradingPolicy
   }
   o << "\n## Every submission\n\n| submission | verdict | cases accepted | score | judged in "
        "|\n|---|---|---:|---:|---:|\n";
-  for (const auto& e : entries) {
+  for (const Row& row : Rows(entries, missing)) {
+    if (!row.entry) {
+      o << "| " << *row.name << " | **" << kNotGraded << "** (shard " << row.missing->shard << "/"
+        << row.missing->shard_count << ") | - | - | - |\n";
+      continue;
+    }
+    const BatchEntry& e = *row.entry;
     int ok = 0;
     for (const auto& c : e.report.cases) ok += c.verdict == Verdict::kAccepted;
     Score s = ScoreRun(e.report, grading);
@@ -88,10 +128,15 @@ std::string Markdown(const std::vector<BatchEntry>& entries, const GradingPolicy
   return o.str();
 }
 
-std::string Html(const std::vector<BatchEntry>& entries, const GradingPolicy& grading) {
+std::string Html(const std::vector<BatchEntry>& entries, const GradingPolicy& grading,
+                 const std::vector<PlannedSubmission>& missing) {
   std::ostringstream b;
   double ceiling = Ceiling(entries);
-  b << "<h1>Batch results</h1>\n<p class=\"muted\">" << entries.size() << " submission(s)";
+  b << "<h1>Batch results</h1>\n";
+  if (!missing.empty())
+    b << "<p class=\"not-graded\"><strong>INCOMPLETE:</strong> "
+      << EscapeXml(IncompleteLine(entries.size() + missing.size(), missing)) << "</p>\n";
+  b << "<p class=\"muted\">" << entries.size() + missing.size() << " submission(s)";
   if (!entries.empty() && entries.front().report.device) b << "; " << EscapeXml(entries.front().report.device->name);
   if (ceiling > 0) b << "; measured read ceiling " << Fixed(ceiling, "%.0f") << " GB/s";
   b << "</p>\n";
@@ -136,7 +181,14 @@ std::string Html(const std::vector<BatchEntry>& entries, const GradingPolicy& gr
   b << "</table>\n<h2>Every submission</h2>\n<table>\n<tr><th>submission</th><th>verdict</th><th "
        "class=\"num\">cases</th>"
        "<th class=\"num\">score</th><th>first problem</th></tr>\n";
-  for (const auto& e : entries) {
+  for (const Row& row : Rows(entries, missing)) {
+    if (!row.entry) {
+      b << "<tr class=\"not-graded\"><td>" << EscapeXml(*row.name) << "</td><td><strong>" << kNotGraded
+        << "</strong></td><td class=\"num\">-</td><td class=\"num\">-</td><td>"
+        << EscapeXml(NotGradedReason(*row.missing)) << "</td></tr>\n";
+      continue;
+    }
+    const BatchEntry& e = *row.entry;
     int ok = 0;
     std::string first;
     for (const auto& c : e.report.cases) {
@@ -155,12 +207,18 @@ std::string Html(const std::vector<BatchEntry>& entries, const GradingPolicy& gr
   return HtmlPage("Batch results - gpu-judge", b.str());
 }
 
-std::string ScoresCsv(const std::vector<BatchEntry>& entries, const GradingPolicy& grading) {
+std::string ScoresCsv(const std::vector<BatchEntry>& entries, const GradingPolicy& grading,
+                      const std::vector<PlannedSubmission>& missing) {
   std::ostringstream o;
   o << "submission,verdict,score,max_score,median_us,gbps,rank\n";
   std::map<const BatchEntry*, std::string> ranks;
   for (const auto& row : Leaderboard(entries)) ranks[row.entry] = RankText(row);
-  for (const auto& e : entries) {
+  for (const Row& row : Rows(entries, missing)) {
+    if (!row.entry) {  // no score: an empty cell, not a 0 the student did not earn
+      o << Csv(*row.name) << "," << kNotGraded << ",," << Fixed(MaxPoints(grading), "%.2f") << ",,,\n";
+      continue;
+    }
+    const BatchEntry& e = *row.entry;
     Score s = ScoreRun(e.report, grading);
     const CaseResult* p = e.report.PrimaryPerformanceCase();
     bool timed = p && e.report.verdict == Verdict::kAccepted && p->FigureMs() > 0;
@@ -173,7 +231,8 @@ std::string ScoresCsv(const std::vector<BatchEntry>& entries, const GradingPolic
 
 }  // namespace
 
-Json BatchToJson(const std::vector<BatchEntry>& entries, const GradingPolicy& grading) {
+Json BatchToJson(const std::vector<BatchEntry>& entries, const GradingPolicy& grading,
+                 const std::vector<PlannedSubmission>& missing) {
   Json list = Json::array();
   for (const auto& e : entries) {
     int ok = 0;
@@ -205,10 +264,23 @@ Json BatchToJson(const std::vector<BatchEntry>& entries, const GradingPolicy& gr
                      {"median_ms", row.median_ms},
                      {"low_ms", row.low_ms},
                      {"high_ms", row.high_ms}});
+  // Entries keep their fields for every reader; the submissions without a result are apart, each
+  // with why, so no program reads a verdict or a score that was never given.
+  Json not_graded = Json::array();
+  for (const auto& m : missing)
+    not_graded.push_back({{"name", m.name},
+                          {"key", m.key},
+                          {"shard", m.shard},
+                          {"shard_count", m.shard_count},
+                          {"dir", "submissions/" + EntryFolder(m.name, m.key)},
+                          {"reason", NotGradedReason(m)}});
   Json j = {{"schema", "gpu-judge.batch"},
             {"schema_version", 1},
             {"judge_version", kJudgeVersion},
-            {"submissions", entries.size()},
+            {"submissions", entries.size() + missing.size()},
+            {"graded", entries.size()},
+            {"complete", missing.empty()},
+            {"not_graded", not_graded},
             {"ceiling_gbps", Ceiling(entries)},
             {"grading", GradingPolicyToJson(grading)},
             {"entries", list},
@@ -217,8 +289,8 @@ Json BatchToJson(const std::vector<BatchEntry>& entries, const GradingPolicy& gr
   return j;
 }
 
-Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPolicy& grading,
-                       const std::string& out_dir) {
+Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPolicy& grading, const std::string& out_dir,
+                       const std::vector<PlannedSubmission>& missing) {
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   // A reader (a course page, the next merge) sees the old file or the new one, never half of one.
@@ -227,13 +299,25 @@ Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPoli
   };
   std::vector<const RunReport*> runs;
   for (const auto& e : entries) runs.push_back(&e.report);
+  std::vector<NotGradedSubmission> not_graded;
+  for (const auto& m : missing) {
+    not_graded.push_back({m.name, NotGradedReason(m)});
+    // Where the shard writes this submission's results.json when it grades it (and replaces this).
+    fs::path dir = fs::path(out_dir) / "submissions" / EntryFolder(m.name, m.key);
+    fs::create_directories(dir, ec);
+    if (ec) return MakeError(ErrorCode::kIo, "cannot create " + dir.string() + ": " + ec.message());
+    // entry.json names it, so the shard's next run removes this folder if the file has changed.
+    JUDGE_TRY(WriteFileAtomic((dir / "entry.json").string(), EntryMetaJson(m.name, m.key).dump(2) + "\n"));
+    JUDGE_TRY(WriteFileAtomic((dir / "results.json").string(),
+                              GradescopeNotGraded(not_graded.back(), MaxPoints(grading)).dump(2) + "\n"));
+  }
   std::ostringstream junit;
-  WriteJunit(runs, junit);
-  JUDGE_TRY(write("batch.json", BatchToJson(entries, grading).dump(2) + "\n"));
-  JUDGE_TRY(write("leaderboard.md", Markdown(entries, grading)));
+  WriteJunit(runs, junit, not_graded);
+  JUDGE_TRY(write("batch.json", BatchToJson(entries, grading, missing).dump(2) + "\n"));
+  JUDGE_TRY(write("leaderboard.md", Markdown(entries, grading, missing)));
   JUDGE_TRY(write("junit.xml", junit.str()));
-  JUDGE_TRY(write("report.html", Html(entries, grading)));
-  return write("scores.csv", ScoresCsv(entries, grading));
+  JUDGE_TRY(write("report.html", Html(entries, grading, missing)));
+  return write("scores.csv", ScoresCsv(entries, grading, missing));
 }
 
 }  // namespace judge

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -53,6 +54,87 @@ TEST(Leaderboard, RanksAcceptedByMedianAndTiesOverlappingIntervals) {
   auto ranked = Leaderboard(apart);
   EXPECT_EQ(ranked[1].rank, 2);
   EXPECT_FALSE(ranked[0].tied || ranked[1].tied);
+}
+
+// Keyed entries for the plan's tests: name, key, when graded.
+BatchEntry Graded(const std::string& name, const std::string& key, const std::string& started_at,
+                  Verdict v = Verdict::kAccepted) {
+  BatchEntry e = Entry(name, v, 0.01, 0.001);
+  e.key = key;
+  e.report.started_at = started_at;
+  return e;
+}
+
+std::vector<PlannedSubmission> Plan(std::vector<std::pair<std::string, std::string>> names_and_keys, int shards) {
+  std::vector<PlannedSubmission> plan;
+  for (size_t i = 0; i < names_and_keys.size(); ++i)
+    plan.push_back({names_and_keys[i].first, names_and_keys[i].second, int(i % size_t(shards)), shards});
+  return plan;
+}
+
+TEST(Plan, ListsEveryPlannedSubmissionWithoutAResultOfItsKeyAsNotGraded) {
+  auto plan = Plan({{"alice.cu", "k1"}, {"bob.cu", "k2"}, {"carol.cu", "k3"}, {"dave.cu", "k4"}}, 2);
+  // bob's shard was cancelled; carol was graded only in an earlier version (another key); a result
+  // of a file no longer in the inputs is left out; alice was graded twice: the newest counts.
+  std::vector<BatchEntry> found = {
+      Graded("alice.cu", "k1", "2026-01-01T10:00:00Z", Verdict::kWrongAnswer),
+      Graded("alice.cu", "k1", "2026-01-01T11:00:00Z"), Graded("carol.cu", "k0", "2026-01-01T10:00:00Z"),
+      Graded("dave.cu", "k4", "2026-01-01T10:00:00Z"), Graded("eve.cu", "k9", "2026-01-01T10:00:00Z")};
+  Reconciled r = ReconcileWithPlan(plan, found);
+  ASSERT_EQ(r.entries.size(), 2u);
+  EXPECT_EQ(r.entries[0].name, "alice.cu");
+  EXPECT_EQ(r.entries[0].report.verdict, Verdict::kAccepted);
+  EXPECT_EQ(r.entries[1].name, "dave.cu");
+  ASSERT_EQ(r.not_graded.size(), 2u);
+  EXPECT_EQ(r.not_graded[0].name, "bob.cu");
+  EXPECT_EQ(r.not_graded[0].shard, 1);
+  EXPECT_EQ(r.not_graded[1].name, "carol.cu");
+  EXPECT_EQ(r.outside_plan, 2u);  // carol's old version and eve
+  EXPECT_EQ(MergeExitCode(r, false), kExitNotGraded);
+  EXPECT_NE(NotGradedReason(r.not_graded[0]).find("shard 1/2"), std::string::npos);
+
+  // Nothing graded at all (every shard failed before its first result): everyone is listed.
+  EXPECT_EQ(ReconcileWithPlan(plan, {}).not_graded.size(), 4u);
+}
+
+TEST(Plan, WithoutOneEveryResultCountsAndNothingCanBeMissing) {
+  std::vector<BatchEntry> found = {Graded("a.cu", "k1", "2026-01-01T10:00:00Z", Verdict::kWrongAnswer),
+                                   Graded("a.cu", "k2", "2026-01-01T11:00:00Z"),
+                                   Graded("b.cu", "k3", "2026-01-01T10:00:00Z", Verdict::kInternalError)};
+  Reconciled r = ReconcileWithPlan(std::nullopt, found);
+  ASSERT_EQ(r.entries.size(), 2u);
+  EXPECT_EQ(r.entries[0].key, "k2");  // the newest result of a name
+  EXPECT_TRUE(r.not_graded.empty());
+  EXPECT_EQ(MergeExitCode(r, false), int(ExitCode::kInternalError));
+}
+
+TEST(Plan, RoundTripsThroughJsonAndRejectsWhatIsNotOne) {
+  auto plan = Plan({{"x/kernel.cu", "k1"}, {"y/kernel.cu", "k2"}, {"z.cu", "k3"}}, 2);
+  auto back = PlanFromJson(PlanToJson(plan), "plan.json");
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_EQ(back->size(), 3u);
+  EXPECT_EQ((*back)[2].name, "z.cu");
+  EXPECT_EQ((*back)[2].shard, 0);
+  EXPECT_EQ((*back)[1].shard, 1);
+  EXPECT_EQ((*back)[1].shard_count, 2);
+  Json bad = PlanToJson(plan);
+  bad["submissions"][0]["shard"] = 2;  // past shard_count
+  EXPECT_FALSE(PlanFromJson(bad, "plan.json"));
+  EXPECT_FALSE(PlanFromJson(Json{{"schema", "gpu-judge.batch"}}, "plan.json"));
+}
+
+TEST(Cpus, TheDefaultCompileJobsFollowTheAffinityMask) {
+  cpu_set_t saved;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof saved, &saved), 0);
+  int first = 0;
+  while (!CPU_ISSET(first, &saved)) ++first;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  ASSERT_EQ(::sched_setaffinity(0, sizeof one, &one), 0);  // as a scheduler's allotment of one CPU
+  EXPECT_EQ(AvailableCpus(), 1);
+  ASSERT_EQ(::sched_setaffinity(0, sizeof saved, &saved), 0);
+  EXPECT_EQ(AvailableCpus(), CPU_COUNT(&saved));
 }
 
 TEST(Shards, PartitionTheSortedListAndParse) {

@@ -23,6 +23,7 @@
 #include "judge/run/run_pipeline.h"
 #include "judge/testcase/testcase.h"
 #include "judge/util/fs.h"
+#include "judge/util/utf8.h"
 #include "judge/worker/worker_main.h"
 
 namespace judge::cli {
@@ -202,7 +203,8 @@ void AddBatchOptions(cxxopts::Options& opts) {
   opts.add_options()("o,out", "results folder", cxxopts::value<std::string>()->default_value("batch-results"))(
       "shard", "grade only shard I of N (I/N, 0-based); then `judge merge` the results folders",
       cxxopts::value<std::string>())("force", "regrade submissions that already have a result with the same key")(
-      "jobs", "parallel compiles (default: the CPU's threads)", cxxopts::value<int>()->default_value("0"));
+      "jobs", "parallel compiles (default: the CPUs this process may run on, as a scheduler allotted them)",
+      cxxopts::value<int>()->default_value("0"));
 }
 
 Expected<int> BatchCommand(const Invocation& in) {
@@ -253,18 +255,47 @@ void AddMergeOptions(cxxopts::Options& opts) {
                      cxxopts::value<std::string>()->default_value("batch-results"));
 }
 
+// What the teacher must know before trusting the merged files, on stderr.
+void SayWhatIsMissing(const Reconciled& merged, const std::vector<std::string>& dirs) {
+  for (const auto& d : merged.absent_folders)
+    std::cerr << "merge: " << d << " does not exist (a shard that never ran?); its submissions are not graded\n";
+  if (!merged.planned)
+    std::cerr << "merge: warning: no " << kPlanFile << " in " << dirs.front() << (dirs.size() > 1 ? " ..." : "")
+              << " (results of an older judge): a submission whose shard did not run cannot be detected\n";
+  if (merged.outside_plan)
+    std::cerr << "merge: left out " << merged.outside_plan
+              << " result(s) that the plan does not ask for (other inputs, or an earlier version of a file)\n";
+  if (merged.not_graded.empty()) return;
+  std::map<int, std::vector<std::string>> by_shard;
+  for (const auto& m : merged.not_graded) by_shard[m.shard].push_back(m.name);
+  const int count = merged.not_graded.front().shard_count;
+  std::cerr << "merge: INCOMPLETE: " << merged.not_graded.size() << " of "
+            << merged.entries.size() + merged.not_graded.size()
+            << " submission(s) NOT GRADED (listed as \"not graded\" in every file, never as a verdict):\n";
+  for (const auto& [shard, names] : by_shard) {
+    std::cerr << "  shard " << shard << "/" << count << ":";
+    for (const auto& n : names) std::cerr << " " << ForTerminal(n);
+    std::cerr << "\n";
+  }
+  std::cerr << "merge: run `judge batch` again for " << (by_shard.size() > 1 ? "those shards" : "that shard")
+            << " (same inputs, same --out: it grades only what is missing), then merge again; exit code "
+            << kExitNotGraded << "\n";
+}
+
 Expected<int> MergeCommand(const Invocation& in) {
-  auto entries = LoadEntries(in.operands);
-  if (!entries) return entries.error();
+  auto merged = LoadForMerge(in.operands);
+  if (!merged) return merged.error();
+  const std::vector<BatchEntry>& entries = merged->entries;
   // The problem the shards graded, as their reports say (--problem overrides).
   std::string problem = in.shared.problem;
-  if (problem.empty()) problem = entries->empty() ? kDefaultProblem : entries->front().report.problem;
+  if (problem.empty()) problem = entries.empty() ? kDefaultProblem : entries.front().report.problem;
   auto grading = GradingPolicyFor(in, problem);
   if (!grading) return grading.error();
   std::string out = in.options["out"].as<std::string>();
-  JUDGE_TRY(WriteBatchFiles(*entries, *grading, out));
-  std::cerr << entries->size() << " submission(s) merged; leaderboard and reports in " << out << "\n";
-  return BatchExit(*entries, in.options);
+  JUDGE_TRY(WriteBatchFiles(entries, *grading, out, merged->not_graded));
+  std::cerr << entries.size() << " submission(s) merged; leaderboard and reports in " << out << "\n";
+  SayWhatIsMissing(*merged, in.operands);
+  return Interrupted() ? int(ExitCode::kInterrupted) : MergeExitCode(*merged, in.options.count("strict") > 0);
 }
 
 // Without a name: every problem, its entry point, how it is checked and its cases by kind; with

@@ -47,6 +47,19 @@ Json GradescopeResults(const RunReport& r, const GradingPolicy& policy) {
   return j;
 }
 
+Json GradescopeNotGraded(const NotGradedSubmission& s, double max_score) {
+  // No score anywhere (the format makes it optional): a 0 would read as the student's result.
+  return {{"max_score", max_score},
+          {"output", "NOT GRADED: " + s.name + " was not graded by the judge (" + s.reason +
+                         "). This is not your kernel's result; the course staff regrades it."},
+          {"visibility", "visible"},
+          {"tests", Json::array({{{"name", "not graded"},
+                                  {"max_score", max_score},
+                                  {"status", "failed"},
+                                  {"output", s.reason},
+                                  {"visibility", "visible"}}})}};
+}
+
 void GradescopeReporter::Write(const RunReport& report, std::ostream& out) const {
   out << GradescopeResults(report, policy_).dump(2) << "\n";
 }

@@ -73,8 +73,10 @@ void WriteSuite(const RunReport& r, std::ostream& out) {
 
 }  // namespace
 
-void WriteJunit(const std::vector<const RunReport*>& runs, std::ostream& out) {
+void WriteJunit(const std::vector<const RunReport*>& runs, std::ostream& out,
+                const std::vector<NotGradedSubmission>& not_graded) {
   Counts total;
+  total.errors = int(not_graded.size());
   size_t tests = 0;
   double seconds = 0;
   for (const RunReport* r : runs) {
@@ -85,10 +87,16 @@ void WriteJunit(const std::vector<const RunReport*>& runs, std::ostream& out) {
     tests += r->cases.size();
     seconds += r->seconds;
   }
+  tests += not_graded.size();
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << "<testsuites name=\"gpu-judge\" tests=\"" << tests << "\" failures=\"" << total.failures << "\" errors=\""
       << total.errors << "\" skipped=\"" << total.skipped << "\" time=\"" << Seconds(seconds) << "\">\n";
   for (const RunReport* r : runs) WriteSuite(*r, out);
+  for (const auto& s : not_graded)
+    out << "  <testsuite name=\"" << Xml(s.name) << "\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" "
+        << "time=\"0\">\n    <testcase name=\"not graded\" classname=\"" << Xml(s.name)
+        << "\" time=\"0\">\n      <error message=\"not graded\" type=\"NotGraded\">" << Xml(s.reason)
+        << "</error>\n    </testcase>\n  </testsuite>\n";
   out << "</testsuites>\n";
 }
 

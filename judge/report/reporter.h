@@ -70,8 +70,21 @@ class HtmlReporter : public Reporter {
 // Gradescope's results.json for one submission, scored by `policy`.
 Json GradescopeResults(const RunReport& report, const GradingPolicy& policy = {});
 
-// One JUnit document with a testsuite per run (a batch's junit.xml).
-void WriteJunit(const std::vector<const RunReport*>& runs, std::ostream& out);
+// A submission a batch owed and has no result for (its shard failed, was cancelled or never ran):
+// named in every batch file, never given a verdict, which would blame the student.
+struct NotGradedSubmission {
+  std::string name;
+  std::string reason;  // for people: which shard, what to rerun
+};
+
+// Gradescope's results.json for a submission that was not graded: no score, so an upload cannot
+// record a zero the student did not earn; the output says why.
+Json GradescopeNotGraded(const NotGradedSubmission& s, double max_score);
+
+// One JUnit document with a testsuite per run (a batch's junit.xml), and one per submission not
+// graded (a single testcase in <error type="NotGraded">: the infrastructure's, not a failure).
+void WriteJunit(const std::vector<const RunReport*>& runs, std::ostream& out,
+                const std::vector<NotGradedSubmission>& not_graded = {});
 
 // The JSON document (schema "gpu-judge.report", version kReportSchemaVersion).
 Json ReportToJson(const RunReport& report);
