@@ -12,11 +12,15 @@ packages=(cmake ninja-build g++ pkg-config nlohmann-json3-dev libspdlog-dev libc
   libcpp-httplib-dev libsqlite3-dev libpq-dev)
 # Test tools: shellcheck and PyYAML (tests/deploy), clang-format (the format test), a PostgreSQL
 # server (the serve tests start their own, as an unprivileged user), Selenium, and headless
-# Chromium with its driver for the HTML-report and web-page tests;
+# Chromium with its driver for the HTML-report and web-page tests; Slurm and munge (tests/slurm
+# starts a single-node cluster of its own; their services are not started here); Node.js for the
+# Kubernetes schema check, whose npm package (pinned by tests/deploy/k8s/package-lock.json) is
+# installed below;
 # Debian ships Chromium as a package, Ubuntu as a snap (no snapd in containers), so there that
 # test skips and says why. JUDGE_RUNTIME_ONLY=1 leaves them out (the Docker image runs no tests).
 if [ "${JUDGE_RUNTIME_ONLY:-0}" != 1 ]; then
-  packages+=(shellcheck python3-yaml clang-format postgresql python3-selenium)
+  packages+=(shellcheck python3-yaml clang-format postgresql python3-selenium slurm-wlm munge)
+  if ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
   # shellcheck disable=SC1091  # os-release is the system's
   . /etc/os-release 2>/dev/null || ID=unknown
   if [ "$ID" = debian ]; then packages+=(chromium chromium-driver); fi
@@ -30,6 +34,14 @@ else
   echo "install-deps: installing ${packages[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+fi
+
+if [ "${JUDGE_RUNTIME_ONLY:-0}" != 1 ]; then
+  k8s_check="$(cd "$(dirname "$0")/.." && pwd)/tests/deploy/k8s"
+  if [ ! -d "$k8s_check/node_modules/kubernetes-models" ]; then
+    echo "install-deps: npm ci in $k8s_check (the Kubernetes API's schemas, for tests/deploy)"
+    npm ci --prefix "$k8s_check" --no-audit --no-fund --loglevel=error >/dev/null
+  fi
 fi
 
 nvcc_path="$(command -v nvcc || true)"
