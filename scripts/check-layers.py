@@ -16,7 +16,7 @@ LAYERS = {
     "util": 0,
     "problem": 1, "device": 1, "sandbox": 1, "build": 1,
     "testcase": 2, "measure": 2,
-    "check": 3, "protocol": 3,
+    "check": 3, "protocol": 3, "profile": 3,
     "core": 4, "supervise": 4, "worker": 4,
     "rules": 5, "grade": 5,
     "report": 6,

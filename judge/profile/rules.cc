@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+#include "judge/profile/rules.h"
+
+#include <algorithm>
+
+#include <spdlog/fmt/fmt.h>
+
+namespace judge::profile {
+namespace {
+
+constexpr double kWarpThreads = 32;
+
+Finding Make(std::string code, Severity severity, const KernelMetrics* k, std::string message, std::string next_step,
+             std::vector<FindingNumber> numbers) {
+  Finding f;
+  f.code = std::move(code);
+  f.severity = severity;
+  if (k) {
+    f.kernel_id = k->id;
+    f.kernel = k->name;
+  }
+  f.message = std::move(message);
+  f.next_step = std::move(next_step);
+  f.numbers = std::move(numbers);
+  return f;
+}
+
+int SmCount(const KernelMetrics& k, const GpuFacts& gpu) {
+  if (gpu.sm_count > 0) return gpu.sm_count;
+  return k.sm_count ? int(*k.sm_count) : 0;
+}
+
+// Where the kernel's DRAM traffic stands against the measured roof: near it, far from it while a
+// memory unit is busy (the bytes are not the limit, another memory unit is), or neither unit busy
+// and few bytes moving (latency: too few requests in flight to cover DRAM's latency).
+void Roofline(const KernelMetrics& k, const GpuFacts& gpu, const Thresholds& t, std::vector<Finding>& out) {
+  auto gbps = k.DramGbps();
+  if (!gbps || gpu.read_gbps <= 0) return;
+  const double fraction = *gbps / gpu.read_gbps;
+  std::vector<FindingNumber> numbers = {
+      {"dram_gbps", *gbps, "GB/s"}, {"ceiling_gbps", gpu.read_gbps, "GB/s"}, {"pct_of_ceiling", 100 * fraction, "%"}};
+  if (fraction >= t.near_roof) {
+    out.push_back(Make("memory_bound_near_roof", Severity::kInfo, &k,
+                       fmt::format("moves DRAM bytes at {:.0f} GB/s, {:.0f}% of the {:.0f} GB/s this GPU was measured "
+                                   "to read at: it is at the memory roof",
+                                   *gbps, 100 * fraction, gpu.read_gbps),
+                       "only moving fewer bytes makes it faster: read each input byte once, write no temporaries, "
+                       "fuse passes, use narrower types where the problem allows",
+                       numbers));
+    return;
+  }
+  if (fraction >= t.far_from_roof) return;
+  const bool memory_busy = k.memory_pct && *k.memory_pct >= t.busy_unit_pct;
+  const bool sm_busy = k.sm_pct && *k.sm_pct >= t.busy_unit_pct;
+  if (memory_busy && (!k.sm_pct || *k.memory_pct >= *k.sm_pct)) {
+    numbers.push_back({"memory_sol_pct", *k.memory_pct, "%"});
+    out.push_back(Make("memory_bound_far_from_roof", Severity::kBottleneck, &k,
+                       fmt::format("a memory unit is {:.0f}% busy, yet DRAM moves only {:.0f} GB/s ({:.0f}% of the "
+                                   "{:.0f} GB/s roof): the limit is L1/shared memory or L2 traffic, not DRAM bytes",
+                                   *k.memory_pct, *gbps, 100 * fraction, gpu.read_gbps),
+                       "look at what keeps that unit busy: shared-memory bank conflicts, uncoalesced or strided "
+                       "accesses (more sectors per request), atomics, re-reads through L2; then the DRAM roof is "
+                       "the next limit",
+                       numbers));
+    return;
+  }
+  if (memory_busy || sm_busy) return;
+  const bool low_occupancy = k.achieved_occupancy_pct && *k.achieved_occupancy_pct < t.low_occupancy_pct;
+  auto top = k.TopStall();
+  const bool waits_on_memory = top && *top == Stall::kLongScoreboard;
+  if (!low_occupancy && !waits_on_memory) return;
+  if (k.achieved_occupancy_pct) numbers.push_back({"achieved_occupancy_pct", *k.achieved_occupancy_pct, "%"});
+  if (top) numbers.push_back({"top_stall_" + std::string(StallName(*top)), *k.stalls[size_t(*top)], "cycles/issue"});
+  out.push_back(Make(
+      "latency_bound", Severity::kBottleneck, &k,
+      fmt::format("neither memory nor the SMs are busy (memory {:.0f}%, SM {:.0f}% of peak) and DRAM moves only {:.0f} "
+                  "GB/s ({:.0f}% of the roof){}{}: too few bytes are in flight to cover DRAM's latency",
+                  k.memory_pct.value_or(0), k.sm_pct.value_or(0), *gbps, 100 * fraction,
+                  low_occupancy ? fmt::format(", achieved occupancy {:.0f}%", *k.achieved_occupancy_pct) : "",
+                  top ? fmt::format(", warps mostly waiting on {}", StallName(*top)) : ""),
+      "put more independent loads in flight: more threads or blocks, several elements per thread loaded before "
+      "they are used (unrolled, vectorized float4 loads), fewer dependent steps between loads",
+      numbers));
+}
+
+void Atomics(const KernelMetrics& k, const WorkFacts& work, const Thresholds& t, std::vector<Finding>& out) {
+  auto requests = k.L2AtomicRequests();
+  if (!requests) requests = k.GlobalAtomics();
+  if (!requests || *requests <= 0 || !k.duration_ns || *k.duration_ns <= 0 || work.output_elements <= 0) return;
+  const double per_address = *requests / double(work.output_elements);
+  const double serialized_ns = per_address * t.same_address_atomic_ns;
+  const double share = serialized_ns / *k.duration_ns;
+  if (per_address < t.min_atomics_per_address || share < t.atomic_share) return;
+  out.push_back(Make(
+      "same_address_atomics", Severity::kBottleneck, &k,
+      fmt::format("{:.0f} global atomics land on {} output element{} ({:.0f} per address); they serialize in L2 at "
+                  "about {:.1f} ns each, {:.1f} us, {:.0f}% of the kernel's {:.1f} us",
+                  *requests, work.output_elements, work.output_elements == 1 ? "" : "s", per_address,
+                  t.same_address_atomic_ns, serialized_ns / 1000, 100 * share, *k.duration_ns / 1000),
+      "make fewer atomics reach one address: reduce more per block (more elements per thread, fewer blocks, e.g. "
+      "one block per SM looping over the input), or write one partial per block and reduce the partials in a "
+      "second small kernel",
+      {{"l2_atomic_requests", *requests, ""},
+       {"output_elements", double(work.output_elements), ""},
+       {"atomics_per_address", per_address, ""},
+       {"serialized_ns", serialized_ns, "ns"},
+       {"duration_ns", *k.duration_ns, "ns"}}));
+}
+
+void Divergence(const KernelMetrics& k, const Thresholds& t, std::vector<Finding>& out) {
+  // A block of fewer than 32 threads has idle lanes by construction: too_small_grid says that.
+  if (!k.threads_per_warp_inst || k.ThreadsPerBlock() < int64_t(kWarpThreads)) return;
+  const double active = *k.threads_per_warp_inst;
+  if (active >= t.divergent_threads) return;
+  out.push_back(Make("divergent", Severity::kWarning, &k,
+                     fmt::format("on average {:.1f} of a warp's 32 threads do the work of each instruction: the "
+                                 "others are masked off by branches ({:.0f}% of the SIMT lanes wasted)",
+                                 active, 100 * (1 - active / kWarpThreads)),
+                     "make the threads that work contiguous: index so that the active threads of a step are "
+                     "0..k-1 (e.g. stride halving `s >>= 1` with `tid < s`), and finish the last 32 elements with "
+                     "warp shuffles",
+                     {{"threads_per_warp_inst", active, ""}}));
+}
+
+void BankConflicts(const KernelMetrics& k, const Thresholds& t, std::vector<Finding>& out) {
+  auto share = k.SharedConflictShare();
+  if (!share || *share < t.bank_conflict_share) return;
+  const double conflicts = k.shared_ld_conflicts.value_or(0) + k.shared_st_conflicts.value_or(0);
+  const double wavefronts = k.shared_ld_wavefronts.value_or(0) + k.shared_st_wavefronts.value_or(0);
+  out.push_back(
+      Make("bank_conflicts", Severity::kWarning, &k,
+           fmt::format("{:.0f}% of shared-memory wavefronts ({:.0f} of {:.0f}) are replays from bank "
+                       "conflicts: threads of a warp hit different addresses in the same bank",
+                       100 * *share, conflicts, wavefronts),
+           "have the 32 threads of a warp access 32 consecutive words (sequential addressing instead of "
+           "a stride of 2^k), or pad shared arrays by one element per row",
+           {{"conflict_share_pct", 100 * *share, "%"}, {"conflicts", conflicts, ""}, {"wavefronts", wavefronts, ""}}));
+}
+
+void GridSize(const KernelMetrics& k, const GpuFacts& gpu, const Thresholds& t, std::vector<Finding>& out) {
+  const int64_t blocks = k.Blocks();
+  const int sms = SmCount(k, gpu);
+  const bool few_blocks = blocks > 0 && sms > 0 && blocks < sms;
+  const bool few_waves = k.waves_per_sm && *k.waves_per_sm < t.too_small_waves;
+  if (!few_blocks && !few_waves) return;
+  std::vector<FindingNumber> numbers = {{"blocks", double(blocks), ""},
+                                        {"threads_per_block", double(k.ThreadsPerBlock()), ""}};
+  if (sms > 0) numbers.push_back({"sm_count", double(sms), ""});
+  if (k.waves_per_sm) numbers.push_back({"waves_per_sm", *k.waves_per_sm, ""});
+  out.push_back(Make("too_small_grid", Severity::kBottleneck, &k,
+                     fmt::format("launches {} block{} of {} thread{}{}{}: most of the GPU is idle", blocks,
+                                 blocks == 1 ? "" : "s", k.ThreadsPerBlock(), k.ThreadsPerBlock() == 1 ? "" : "s",
+                                 sms > 0 ? fmt::format(" on {} SMs", sms) : "",
+                                 k.waves_per_sm ? fmt::format(" ({:.3f} waves)", *k.waves_per_sm) : ""),
+                     "launch enough blocks to fill every SM several times (thousands of threads per SM): split the "
+                     "work over blocks, and at least one warp's 32 threads per block",
+                     numbers));
+}
+
+void Spills(const KernelMetrics& k, std::vector<Finding>& out) {
+  auto bytes = k.LocalBytes();
+  if (!bytes || *bytes <= 0) return;
+  out.push_back(
+      Make("register_spills", Severity::kWarning, &k,
+           fmt::format("{:.0f} bytes of local memory traffic ({} registers per thread): registers spill, "
+                       "or an array indexed at run time lives in local memory",
+                       *bytes, int(k.registers_per_thread.value_or(0))),
+           "index private arrays with compile-time constants (unrolled loops), keep fewer values live, "
+           "or relax __launch_bounds__/-maxrregcount",
+           {{"local_bytes", *bytes, "bytes"}, {"registers_per_thread", k.registers_per_thread.value_or(0), ""}}));
+}
+
+void Occupancy(const KernelMetrics& k, const Thresholds& t, std::vector<Finding>& out) {
+  if (!k.theoretical_occupancy_pct) return;
+  const double theoretical = *k.theoretical_occupancy_pct;
+  const Limiter limiter = k.OccupancyLimiter();
+  if (theoretical < t.low_occupancy_pct) {
+    out.push_back(Make(
+        "occupancy_limited", Severity::kWarning, &k,
+        fmt::format(
+            "at most {:.0f}% of an SM's warps can be resident, limited by {}{}", theoretical, LimiterName(limiter),
+            limiter == Limiter::kRegisters ? fmt::format(" ({} per thread)", int(k.registers_per_thread.value_or(0)))
+                                           : ""),
+        limiter == Limiter::kRegisters      ? "use fewer registers per thread (__launch_bounds__, fewer live values)"
+        : limiter == Limiter::kSharedMemory ? "use less shared memory per block, or smaller blocks"
+        : limiter == Limiter::kBlocks       ? "use larger blocks: an SM holds a limited number of blocks"
+                                            : "launch more warps per SM",
+        {{"theoretical_occupancy_pct", theoretical, "%"}}));
+    return;
+  }
+  if (k.achieved_occupancy_pct && *k.achieved_occupancy_pct < t.achieved_vs_theoretical * theoretical) {
+    out.push_back(Make(
+        "occupancy_not_achieved", Severity::kWarning, &k,
+        fmt::format("achieved occupancy {:.0f}% against a theoretical {:.0f}%: SMs sit partly empty "
+                    "(a tail of late blocks, uneven work, or too few blocks)",
+                    *k.achieved_occupancy_pct, theoretical),
+        "give every block the same work and launch many more blocks than SMs, or loop over the "
+        "input with a grid of a few blocks per SM",
+        {{"achieved_occupancy_pct", *k.achieved_occupancy_pct, "%"}, {"theoretical_occupancy_pct", theoretical, "%"}}));
+  }
+}
+
+}  // namespace
+
+std::string_view SeverityName(Severity s) {
+  switch (s) {
+    case Severity::kBottleneck: return "bottleneck";
+    case Severity::kWarning: return "warning";
+    case Severity::kInfo: break;
+  }
+  return "info";
+}
+
+std::vector<Finding> DiagnoseKernel(const KernelMetrics& k, double share, const GpuFacts& gpu, const WorkFacts& work,
+                                    const Thresholds& t) {
+  std::vector<Finding> out;
+  if (share < t.min_kernel_share) return out;
+  GridSize(k, gpu, t, out);
+  Atomics(k, work, t, out);
+  Roofline(k, gpu, t, out);
+  Divergence(k, t, out);
+  BankConflicts(k, t, out);
+  Spills(k, out);
+  Occupancy(k, t, out);
+  return out;
+}
+
+Diagnosis Diagnose(const std::vector<KernelMetrics>& kernels, const SolveFacts& solve, const GpuFacts& gpu,
+                   const WorkFacts& work, const Thresholds& t) {
+  Diagnosis d;
+  d.launches = int(kernels.size());
+  double dram_bytes = 0;
+  bool dram_known = !kernels.empty();
+  for (const auto& k : kernels) {
+    d.kernel_ns += k.duration_ns.value_or(0);
+    auto b = k.DramBytes();
+    dram_known &= b.has_value();
+    dram_bytes += b.value_or(0);
+  }
+  std::vector<std::pair<double, Finding>> ranked;  // (kernel time, finding)
+  for (const auto& k : kernels) {
+    const double ns = k.duration_ns.value_or(0);
+    const double share = d.kernel_ns > 0 ? ns / d.kernel_ns : 0;
+    for (auto& f : DiagnoseKernel(k, share, gpu, work, t)) ranked.emplace_back(ns, std::move(f));
+  }
+  if (solve.solve_ms) {
+    const double solve_ns = *solve.solve_ms * 1e6;
+    d.outside_kernels_ns = std::max(0.0, solve_ns - d.kernel_ns);
+    if (solve_ns > 0 && *d.outside_kernels_ns >= t.host_min_ns && *d.outside_kernels_ns >= t.host_share * solve_ns)
+      ranked.emplace_back(
+          solve_ns,
+          Make("host_bound", Severity::kBottleneck, nullptr,
+               fmt::format("{:.1f} us of solve()'s {:.1f} us ({:.0f}%) is spent outside its {} kernel launch{}: "
+                           "allocations, memsets, copies or gaps between launches",
+                           *d.outside_kernels_ns / 1000, solve_ns / 1000, 100 * *d.outside_kernels_ns / solve_ns,
+                           d.launches, d.launches == 1 ? "" : "es"),
+               "allocate scratch memory once (a static buffer reused across calls) instead of in every call, avoid "
+               "cudaMemset/cudaMemcpy and synchronization inside solve(), fuse small kernels into one",
+               {{"outside_kernels_ns", *d.outside_kernels_ns, "ns"},
+                {"solve_ns", solve_ns, "ns"},
+                {"kernel_ns", d.kernel_ns, "ns"},
+                {"launches", double(d.launches), ""}}));
+  }
+  if (dram_known && work.useful_bytes > 0 && dram_bytes >= t.excess_traffic * work.useful_bytes)
+    ranked.emplace_back(
+        d.kernel_ns,
+        Make("excess_dram_traffic", Severity::kWarning, nullptr,
+             fmt::format("the kernels move {:.1f} MB through DRAM, {:.1f}x the {:.1f} MB the problem needs",
+                         dram_bytes / 1e6, dram_bytes / work.useful_bytes, work.useful_bytes / 1e6),
+             "read each input once and keep intermediate results on chip (registers, shared memory) instead of "
+             "writing and re-reading them; fuse passes",
+             {{"dram_bytes", dram_bytes, "bytes"},
+              {"useful_bytes", work.useful_bytes, "bytes"},
+              {"ratio", dram_bytes / work.useful_bytes, ""}}));
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+    if (a.second.severity != b.second.severity) return a.second.severity > b.second.severity;
+    return a.first > b.first;
+  });
+  for (auto& [ns, f] : ranked) d.findings.push_back(std::move(f));
+  d.headline = d.findings.empty()
+                   ? "nothing stood out: no rule of docs/PROFILE.md fired"
+                   : (d.findings.front().kernel.empty() ? "solve(): " : d.findings.front().kernel + ": ") +
+                         d.findings.front().message;
+  return d;
+}
+
+bool HasFinding(const Diagnosis& d, std::string_view code) {
+  return std::any_of(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.code == code; });
+}
+
+}  // namespace judge::profile

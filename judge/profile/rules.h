@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Why a solve() is slow: pure functions from the metrics of its kernels (metrics.h) and the judge's
+// own facts (the measured ceilings, the problem's useful work, the unprofiled solve() time) to a
+// diagnosis: findings, each with a stable code, a severity, the numbers it rests on and a next step
+// in plain words. Every threshold is a named constant of kThresholds, documented with its reason
+// in docs/PROFILE.md; the tests hold the rules to metric sets recorded on real GPUs
+// (judge/profile/testdata/).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "judge/profile/metrics.h"
+
+namespace judge::profile {
+
+struct Thresholds {
+  // Kernels under this share of solve()'s kernel time get no finding of their own (a one-block
+  // final pass of a two-pass reduction is "too small" and does not matter).
+  double min_kernel_share = 0.10;
+  // DRAM bytes moved per second, as a fraction of the judge's measured read ceiling: at or over
+  // `near_roof` the kernel is at the roof (only fewer bytes help); under `far_from_roof` it is far.
+  double near_roof = 0.80;
+  double far_from_roof = 0.60;
+  // A unit (the busiest memory unit, or the SM) is busy at or over this % of its peak (Nsight
+  // Compute's own guidance starts to call a kernel bound by a unit at 60%).
+  double busy_unit_pct = 60;
+  // Same-address atomics serialize in the L2 slice that owns the address: about this many ns each
+  // (H200: reduction 05-08 at N = 4M, 8192 float atomics in one address took 17-19 us).
+  double same_address_atomic_ns = 2.0;
+  // The serialized atomics' estimated time over the kernel's duration at which they bound it.
+  double atomic_share = 0.5;
+  // Fewer atomics per output element than this cannot queue long on one address.
+  double min_atomics_per_address = 64;
+  // Average active threads per warp instruction (of 32) under which the kernel is divergent.
+  double divergent_threads = 24;
+  // Shared-memory bank conflicts as a share of all shared-memory wavefronts.
+  double bank_conflict_share = 0.25;
+  // Waves per SM under which the grid leaves most of the GPU idle (also: fewer blocks than SMs).
+  double too_small_waves = 0.25;
+  // Time in solve() outside kernels (allocations, memsets, copies, launch gaps), as a share of
+  // solve()'s time, and at least this much in absolute terms.
+  double host_share = 0.5;
+  double host_min_ns = 5000;
+  // Theoretical occupancy (%) under which the launch itself caps latency hiding, and achieved
+  // occupancy as a fraction of the theoretical under which blocks end unevenly or start late.
+  double low_occupancy_pct = 50;
+  double achieved_vs_theoretical = 0.5;
+  // DRAM bytes of all kernels over the problem's useful bytes at which traffic is excessive.
+  double excess_traffic = 1.5;
+};
+inline constexpr Thresholds kThresholds{};
+
+enum class Severity {
+  kInfo,        // worth knowing; nothing to fix (at the roof)
+  kWarning,     // costs time, but is not what bounds it
+  kBottleneck,  // what bounds the time
+};
+std::string_view SeverityName(Severity s);  // "info" | "warning" | "bottleneck"
+
+struct FindingNumber {
+  std::string name;  // "dram_gbps"
+  double value = 0;
+  std::string unit;  // "GB/s", "%", "ns", "" for a count or ratio
+};
+
+struct Finding {
+  std::string code;  // stable: memory_bound_near_roof, same_address_atomics, ... (docs/PROFILE.md)
+  Severity severity = Severity::kInfo;
+  int kernel_id = -1;     // the kernel it is about (ncu's ID); -1: solve() as a whole
+  std::string kernel;     // its name, empty for solve() as a whole
+  std::string message;    // what was found, with its numbers
+  std::string next_step;  // what to try, in plain words
+  std::vector<FindingNumber> numbers;
+};
+
+struct Diagnosis {
+  std::vector<Finding> findings;  // bottlenecks first, then warnings, then info; by kernel time within
+  double kernel_ns = 0;           // the kernels' durations summed
+  int launches = 0;
+  std::optional<double> outside_kernels_ns;  // solve() time minus kernel_ns (needs SolveFacts::solve_ms)
+  std::string headline;                      // the first finding's message, or that nothing stood out
+};
+
+// One kernel's findings; `share` is its fraction of solve()'s kernel time.
+std::vector<Finding> DiagnoseKernel(const KernelMetrics& k, double share, const GpuFacts& gpu, const WorkFacts& work,
+                                    const Thresholds& t = kThresholds);
+// The whole solve(): every significant kernel's findings, plus the ones about solve() as a whole
+// (host-bound, excess DRAM traffic).
+Diagnosis Diagnose(const std::vector<KernelMetrics>& kernels, const SolveFacts& solve, const GpuFacts& gpu,
+                   const WorkFacts& work, const Thresholds& t = kThresholds);
+
+bool HasFinding(const Diagnosis& d, std::string_view code);
+
+}  // namespace judge::profile
