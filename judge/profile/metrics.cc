@@ -36,7 +36,7 @@ std::vector<MetricColumn> BuildTable() {
       {"gpu__time_duration.sum", &K::duration_ns},
       {"dram__bytes_read.sum", &K::dram_read_bytes},
       {"dram__bytes_write.sum", &K::dram_write_bytes},
-      {"dram__throughput.avg.pct_of_peak_sustained_elapsed", &K::dram_pct},
+      {"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", &K::dram_pct},
       {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", &K::memory_pct},
       {"sm__throughput.avg.pct_of_peak_sustained_elapsed", &K::sm_pct},
       {"sm__warps_active.avg.pct_of_peak_sustained_active", &K::achieved_occupancy_pct},
@@ -54,13 +54,16 @@ std::vector<MetricColumn> BuildTable() {
       {"device__attribute_multiprocessor_count", &K::sm_count},
       {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", &K::shared_ld_conflicts},
       {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", &K::shared_st_conflicts},
-      {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", &K::shared_ld_wavefronts},
-      {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", &K::shared_st_wavefronts},
+      {"memory_l1_wavefronts_shared", &K::shared_wavefronts},
+      {"memory_l1_wavefronts_shared_ideal", &K::shared_wavefronts_ideal},
       {"smsp__thread_inst_executed_per_inst_executed.ratio", &K::threads_per_warp_inst},
+      {"smsp__thread_inst_executed_pred_on_per_inst_executed.ratio", &K::pred_on_threads_per_warp_inst},
       {"smsp__inst_executed_op_global_atom.sum", &K::global_atom_inst},
       {"smsp__inst_executed_op_global_red.sum", &K::global_red_inst},
       {"lts__t_requests_op_atom.sum", &K::l2_atom_requests},
       {"lts__t_requests_op_red.sum", &K::l2_red_requests},
+      {"lts__t_requests_op_atom.max", &K::l2_atom_requests_max_slice},
+      {"lts__t_requests_op_red.max", &K::l2_red_requests_max_slice},
       {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", &K::ffma_thread_inst},
       {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", &K::fadd_thread_inst},
       {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", &K::fmul_thread_inst},
@@ -128,11 +131,14 @@ Metric KernelMetrics::L2AtomicRequests() const {
   return l2_atom_requests.value_or(0) + l2_red_requests.value_or(0);
 }
 
-Metric KernelMetrics::SharedConflictShare() const {
-  auto conflicts = Sum(shared_ld_conflicts, shared_st_conflicts);
-  auto wavefronts = Sum(shared_ld_wavefronts, shared_st_wavefronts);
-  if (!conflicts || !wavefronts || *wavefronts <= 0) return std::nullopt;
-  return std::min(1.0, *conflicts / *wavefronts);
+Metric KernelMetrics::L2AtomicRequestsBusiestSlice() const {
+  if (!l2_atom_requests_max_slice && !l2_red_requests_max_slice) return std::nullopt;
+  return l2_atom_requests_max_slice.value_or(0) + l2_red_requests_max_slice.value_or(0);
+}
+
+Metric KernelMetrics::SharedExcessShare() const {
+  if (!shared_wavefronts || !shared_wavefronts_ideal || *shared_wavefronts <= 0) return std::nullopt;
+  return std::clamp((*shared_wavefronts - *shared_wavefronts_ideal) / *shared_wavefronts, 0.0, 1.0);
 }
 
 Metric KernelMetrics::LocalBytes() const {

@@ -63,12 +63,20 @@ struct KernelMetrics {
   Metric local_load_bytes, local_store_bytes;  // spills (local memory through L1)
   Metric launch_grid_size, launch_block_size;  // ncu's launch__ figures (fallback for the columns)
   Metric waves_per_sm;
-  Metric sm_count;                                    // device__attribute_multiprocessor_count
-  Metric shared_ld_conflicts, shared_st_conflicts;    // extra shared-memory wavefronts from bank conflicts
-  Metric shared_ld_wavefronts, shared_st_wavefronts;  // all shared-memory wavefronts
-  Metric threads_per_warp_inst;                       // average active threads per executed warp instruction, of 32
-  Metric global_atom_inst, global_red_inst;           // warp-level global atomic / reduction instructions
-  Metric l2_atom_requests, l2_red_requests;           // the requests they became at L2
+  Metric sm_count;  // device__attribute_multiprocessor_count
+  // The hardware's bank-conflict counters also count lost arbitration (H200: 9,539 "conflicts" in
+  // reduction 06, whose shared accesses need no extra wavefront): shown, not judged by.
+  Metric shared_ld_conflicts, shared_st_conflicts;
+  // Shared-memory wavefronts, and those the accesses' addresses ideally need: the excess is the
+  // replays bank conflicts cost (Source Counters).
+  Metric shared_wavefronts, shared_wavefronts_ideal;
+  Metric threads_per_warp_inst;              // average active threads per executed warp instruction, of 32
+  Metric pred_on_threads_per_warp_inst;      // the same, counting only threads whose predicate is on
+  Metric global_atom_inst, global_red_inst;  // warp-level global atomic / reduction instructions
+  Metric l2_atom_requests, l2_red_requests;  // the requests they became at L2, over all slices
+  // The same in the busiest L2 slice: an address lives in one slice, so atomics on one address all
+  // land in one (H200, reduction 06: 8,192 of 8,192 reductions in one slice).
+  Metric l2_atom_requests_max_slice, l2_red_requests_max_slice;
   Metric ffma_thread_inst, fadd_thread_inst, fmul_thread_inst;  // FP32 work (an FMA is two flops)
   std::array<Metric, kStallCount> stalls;                       // cycles stalled per issued instruction, by reason
 
@@ -78,7 +86,8 @@ struct KernelMetrics {
   Metric Flops() const;          // FP32: 2 per FMA + adds + multiplies
   Metric GlobalAtomics() const;  // atom + red instructions
   Metric L2AtomicRequests() const;
-  Metric SharedConflictShare() const;  // conflicts / wavefronts, ld and st together
+  Metric L2AtomicRequestsBusiestSlice() const;
+  Metric SharedExcessShare() const;  // (wavefronts - ideal) / wavefronts: the share bank conflicts add
   Metric LocalBytes() const;
   Limiter OccupancyLimiter() const;  // the least of the limits; ties name registers first
   int64_t Blocks() const;            // grid_size, else launch__grid_size

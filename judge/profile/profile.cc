@@ -106,7 +106,7 @@ std::string FormatProfileText(const CaseProfile& p) {
                        gbps && p.gpu.read_gbps > 0 ? fmt::format("{:.0f}%", 100 * *gbps / p.gpu.read_gbps) : "-",
                        Or(k.memory_pct, "{:.0f}"), Or(k.sm_pct, "{:.0f}"), occupancy,
                        Or(k.registers_per_thread, "{:.0f}"), Or(k.threads_per_warp_inst, "{:.1f}"),
-                       Or(k.SharedConflictShare(), "{:.0f}", 100), Or(k.L2AtomicRequests(), "{:.0f}"),
+                       Or(k.SharedExcessShare(), "{:.0f}", 100), Or(k.L2AtomicRequests(), "{:.0f}"),
                        top ? fmt::format("{} {:.1f}", StallName(*top), *k.stalls[size_t(*top)]) : "-");
   }
   const Diagnosis& d = p.diagnosis;

@@ -83,58 +83,95 @@ void Roofline(const KernelMetrics& k, const GpuFacts& gpu, const Thresholds& t, 
       numbers));
 }
 
-void Atomics(const KernelMetrics& k, const WorkFacts& work, const Thresholds& t, std::vector<Finding>& out) {
-  auto requests = k.L2AtomicRequests();
-  if (!requests) requests = k.GlobalAtomics();
-  if (!requests || *requests <= 0 || !k.duration_ns || *k.duration_ns <= 0 || work.output_elements <= 0) return;
-  const double per_address = *requests / double(work.output_elements);
+// Whether atomics on one address serialize long enough to bound the kernel. Atomics on one address
+// all reach the L2 slice that owns it, so the busiest slice's request count bounds the longest queue;
+// with the outputs' element count known, an even spread over them bounds it too.
+bool Atomics(const KernelMetrics& k, const WorkFacts& work, const Thresholds& t, std::vector<Finding>& out) {
+  auto busiest = k.L2AtomicRequestsBusiestSlice();
+  auto total = k.L2AtomicRequests();
+  if (!busiest && !total) return false;
+  if (!k.duration_ns || *k.duration_ns <= 0) return false;
+  double per_address = busiest ? *busiest : *total;
+  if (total && work.output_elements > 0) per_address = std::min(per_address, *total / double(work.output_elements));
   const double serialized_ns = per_address * t.same_address_atomic_ns;
   const double share = serialized_ns / *k.duration_ns;
-  if (per_address < t.min_atomics_per_address || share < t.atomic_share) return;
+  if (per_address < t.min_atomics_per_address || share < t.atomic_share) return false;
   out.push_back(Make(
       "same_address_atomics", Severity::kBottleneck, &k,
-      fmt::format("{:.0f} global atomics land on {} output element{} ({:.0f} per address); they serialize in L2 at "
-                  "about {:.1f} ns each, {:.1f} us, {:.0f}% of the kernel's {:.1f} us",
-                  *requests, work.output_elements, work.output_elements == 1 ? "" : "s", per_address,
-                  t.same_address_atomic_ns, serialized_ns / 1000, 100 * share, *k.duration_ns / 1000),
-      "make fewer atomics reach one address: reduce more per block (more elements per thread, fewer blocks, e.g. "
-      "one block per SM looping over the input), or write one partial per block and reduce the partials in a "
-      "second small kernel",
-      {{"l2_atomic_requests", *requests, ""},
-       {"output_elements", double(work.output_elements), ""},
-       {"atomics_per_address", per_address, ""},
+      fmt::format("about {:.0f} atomics queue on one address (the busiest L2 slice took {:.0f}{}); at about {:.2f} ns "
+                  "each in L2 that is {:.1f} us, {:.0f}% of the kernel's {:.1f} us: the atomics, not the bytes, set "
+                  "its time",
+                  per_address, busiest.value_or(per_address),
+                  work.output_elements > 0 ? fmt::format(" for {} output element{}", work.output_elements,
+                                                         work.output_elements == 1 ? "" : "s")
+                                           : "",
+                  t.same_address_atomic_ns, serialized_ns / 1000, 100 * std::min(1.0, share), *k.duration_ns / 1000),
+      "make fewer atomics reach one address: reduce more per block (several elements per thread, a grid of a few "
+      "blocks per SM looping over the input), or write one partial per block and reduce the partials in a second "
+      "small kernel",
+      {{"atomics_per_address", per_address, ""},
+       {"busiest_slice_requests", busiest.value_or(0), ""},
+       {"l2_atomic_requests", total.value_or(0), ""},
        {"serialized_ns", serialized_ns, "ns"},
        {"duration_ns", *k.duration_ns, "ns"}}));
+  return true;
 }
 
 void Divergence(const KernelMetrics& k, const Thresholds& t, std::vector<Finding>& out) {
   // A block of fewer than 32 threads has idle lanes by construction: too_small_grid says that.
-  if (!k.threads_per_warp_inst || k.ThreadsPerBlock() < int64_t(kWarpThreads)) return;
-  const double active = *k.threads_per_warp_inst;
-  if (active >= t.divergent_threads) return;
-  out.push_back(Make("divergent", Severity::kWarning, &k,
-                     fmt::format("on average {:.1f} of a warp's 32 threads do the work of each instruction: the "
-                                 "others are masked off by branches ({:.0f}% of the SIMT lanes wasted)",
-                                 active, 100 * (1 - active / kWarpThreads)),
-                     "make the threads that work contiguous: index so that the active threads of a step are "
-                     "0..k-1 (e.g. stride halving `s >>= 1` with `tid < s`), and finish the last 32 elements with "
-                     "warp shuffles",
-                     {{"threads_per_warp_inst", active, ""}}));
+  if (k.ThreadsPerBlock() < int64_t(kWarpThreads)) return;
+  const bool branches = k.threads_per_warp_inst && *k.threads_per_warp_inst < t.divergent_threads;
+  const bool predicated = k.pred_on_threads_per_warp_inst && *k.pred_on_threads_per_warp_inst < t.active_lanes;
+  if (!branches && !predicated) return;
+  const double active = k.pred_on_threads_per_warp_inst.value_or(*k.threads_per_warp_inst);
+  std::vector<FindingNumber> numbers;
+  if (k.threads_per_warp_inst) numbers.push_back({"threads_per_warp_inst", *k.threads_per_warp_inst, ""});
+  if (k.pred_on_threads_per_warp_inst)
+    numbers.push_back({"pred_on_threads_per_warp_inst", *k.pred_on_threads_per_warp_inst, ""});
+  out.push_back(
+      Make("divergent", Severity::kWarning, &k,
+           fmt::format("on average {:.1f} of a warp's 32 lanes do the work of each instruction ({} threads "
+                       "on the branch taken, {} with their predicate on): {:.0f}% of the SIMT lanes idle",
+                       active, k.threads_per_warp_inst ? fmt::format("{:.1f}", *k.threads_per_warp_inst) : "-",
+                       k.pred_on_threads_per_warp_inst ? fmt::format("{:.1f}", *k.pred_on_threads_per_warp_inst) : "-",
+                       100 * (1 - active / kWarpThreads)),
+           "keep the threads that work together in whole warps: index so that a step's active threads are "
+           "0..k-1 (`tid < s` with s halving, not `tid % (2*s) == 0`), and finish the last 32 elements "
+           "with warp shuffles instead of a loop in which most lanes idle",
+           numbers));
 }
 
 void BankConflicts(const KernelMetrics& k, const Thresholds& t, std::vector<Finding>& out) {
-  auto share = k.SharedConflictShare();
+  auto share = k.SharedExcessShare();
   if (!share || *share < t.bank_conflict_share) return;
-  const double conflicts = k.shared_ld_conflicts.value_or(0) + k.shared_st_conflicts.value_or(0);
-  const double wavefronts = k.shared_ld_wavefronts.value_or(0) + k.shared_st_wavefronts.value_or(0);
-  out.push_back(
-      Make("bank_conflicts", Severity::kWarning, &k,
-           fmt::format("{:.0f}% of shared-memory wavefronts ({:.0f} of {:.0f}) are replays from bank "
-                       "conflicts: threads of a warp hit different addresses in the same bank",
-                       100 * *share, conflicts, wavefronts),
-           "have the 32 threads of a warp access 32 consecutive words (sequential addressing instead of "
-           "a stride of 2^k), or pad shared arrays by one element per row",
-           {{"conflict_share_pct", 100 * *share, "%"}, {"conflicts", conflicts, ""}, {"wavefronts", wavefronts, ""}}));
+  const double excess = *k.shared_wavefronts - *k.shared_wavefronts_ideal;
+  out.push_back(Make("bank_conflicts", Severity::kWarning, &k,
+                     fmt::format("{:.0f}% of shared-memory wavefronts ({:.0f} of {:.0f}) are replays from bank "
+                                 "conflicts: threads of a warp hit different addresses in the same bank",
+                                 100 * *share, excess, *k.shared_wavefronts),
+                     "have the 32 threads of a warp access 32 consecutive words (sequential addressing, not a stride "
+                     "of 2^k), or pad shared arrays by one element per row",
+                     {{"excess_share_pct", 100 * *share, "%"},
+                      {"excess_wavefronts", excess, ""},
+                      {"wavefronts", *k.shared_wavefronts, ""}}));
+}
+
+// The SMs' pipelines, not memory, are the busiest unit while DRAM is far from the roof: the kernel
+// spends its time issuing instructions (index arithmetic, % and /, loops) per byte it moves.
+void InstructionBound(const KernelMetrics& k, const GpuFacts& gpu, const Thresholds& t, std::vector<Finding>& out) {
+  auto gbps = k.DramGbps();
+  if (!k.sm_pct || *k.sm_pct < t.busy_unit_pct || (k.memory_pct && *k.memory_pct > *k.sm_pct)) return;
+  if (gbps && gpu.read_gbps > 0 && *gbps >= t.far_from_roof * gpu.read_gbps) return;
+  out.push_back(Make("instruction_bound", Severity::kBottleneck, &k,
+                     fmt::format("the SMs are {:.0f}% busy issuing instructions while memory is {:.0f}% busy{}: "
+                                 "instructions per element, not bytes, set its time",
+                                 *k.sm_pct, k.memory_pct.value_or(0),
+                                 gbps && gpu.read_gbps > 0
+                                     ? fmt::format(" and DRAM at {:.0f}% of the roof", 100 * *gbps / gpu.read_gbps)
+                                     : ""),
+                     "do fewer instructions per element: no % or / in index math, more elements per thread with "
+                     "the loop unrolled, shuffles instead of shared-memory steps, fewer __syncthreads()",
+                     {{"sm_sol_pct", *k.sm_pct, "%"}, {"memory_sol_pct", k.memory_pct.value_or(0), "%"}}));
 }
 
 void GridSize(const KernelMetrics& k, const GpuFacts& gpu, const Thresholds& t, std::vector<Finding>& out) {
@@ -188,7 +225,8 @@ void Occupancy(const KernelMetrics& k, const Thresholds& t, std::vector<Finding>
         {{"theoretical_occupancy_pct", theoretical, "%"}}));
     return;
   }
-  if (k.achieved_occupancy_pct && *k.achieved_occupancy_pct < t.achieved_vs_theoretical * theoretical) {
+  const double allowed = k.waves_per_sm ? std::min(theoretical, 100 * *k.waves_per_sm) : theoretical;
+  if (k.achieved_occupancy_pct && *k.achieved_occupancy_pct < t.achieved_vs_theoretical * allowed) {
     out.push_back(Make(
         "occupancy_not_achieved", Severity::kWarning, &k,
         fmt::format("achieved occupancy {:.0f}% against a theoretical {:.0f}%: SMs sit partly empty "
@@ -216,12 +254,19 @@ std::vector<Finding> DiagnoseKernel(const KernelMetrics& k, double share, const 
   std::vector<Finding> out;
   if (share < t.min_kernel_share) return out;
   GridSize(k, gpu, t, out);
-  Atomics(k, work, t, out);
-  Roofline(k, gpu, t, out);
+  // Serialized atomics explain a low bandwidth themselves: then only "at the roof" is worth saying.
+  const bool atomics_bound = Atomics(k, work, t, out);
+  std::vector<Finding> roofline;
+  Roofline(k, gpu, t, roofline);
+  for (auto& f : roofline)
+    if (!atomics_bound || f.severity == Severity::kInfo) out.push_back(std::move(f));
+  if (!atomics_bound) InstructionBound(k, gpu, t, out);
   Divergence(k, t, out);
   BankConflicts(k, t, out);
   Spills(k, out);
-  Occupancy(k, t, out);
+  const bool at_roof =
+      std::any_of(out.begin(), out.end(), [](const Finding& f) { return f.code == "memory_bound_near_roof"; });
+  if (!at_roof) Occupancy(k, t, out);
   return out;
 }
 

@@ -26,17 +26,26 @@ struct Thresholds {
   // A unit (the busiest memory unit, or the SM) is busy at or over this % of its peak (Nsight
   // Compute's own guidance starts to call a kernel bound by a unit at 60%).
   double busy_unit_pct = 60;
-  // Same-address atomics serialize in the L2 slice that owns the address: about this many ns each
-  // (H200: reduction 05-08 at N = 4M, 8192 float atomics in one address took 17-19 us).
-  double same_address_atomic_ns = 2.0;
-  // The serialized atomics' estimated time over the kernel's duration at which they bound it.
+  // Same-address atomics serialize in the L2 slice that owns the address: about this many ns each.
+  // The floor of the H200 recordings, duration over requests in the busiest slice: 1.76 ns
+  // (reduction 01, 4,194,304 atomics in 7.37 ms), 1.92-1.97 (02-04, 16,384 in 31.5-32.3 us),
+  // 2.08-2.13 (05-08, 8,192 in 17.0-17.4 us).
+  double same_address_atomic_ns = 1.75;
+  // The serialized atomics' estimated time over the kernel's duration at which they bound it
+  // (H200: 84-100% in reduction 01-08; 26% in 09, whose 1,024 atomics are not its limit).
   double atomic_share = 0.5;
-  // Fewer atomics per output element than this cannot queue long on one address.
+  // Fewer atomics per address than this cannot queue long on one address.
   double min_atomics_per_address = 64;
-  // Average active threads per warp instruction (of 32) under which the kernel is divergent.
+  // Average threads per warp instruction (of 32) under which lanes are wasted: on the taken path
+  // of branches (`divergent_threads`), or predicated off as well (`active_lanes`). On the H200 the
+  // branch ratio hardly separates (tree reductions 31.7-31.9, block_sums reduce0 27.7, CUB 26.9),
+  // the predicate-on ratio does: tree reductions 17.2-24.5, tuned kernels and CUB 26.0-30.3 (a
+  // narrow margin at reduce0's 24.5).
   double divergent_threads = 24;
-  // Shared-memory bank conflicts as a share of all shared-memory wavefronts.
-  double bank_conflict_share = 0.25;
+  double active_lanes = 25;
+  // Shared-memory wavefronts beyond the ideal for the addresses (bank-conflict replays), as a share
+  // of all (H200: 68% in reduction 03 and 70% in block_sums reduce2, 0 in every other sample).
+  double bank_conflict_share = 0.10;
   // Waves per SM under which the grid leaves most of the GPU idle (also: fewer blocks than SMs).
   double too_small_waves = 0.25;
   // Time in solve() outside kernels (allocations, memsets, copies, launch gaps), as a share of
@@ -44,7 +53,9 @@ struct Thresholds {
   double host_share = 0.5;
   double host_min_ns = 5000;
   // Theoretical occupancy (%) under which the launch itself caps latency hiding, and achieved
-  // occupancy as a fraction of the theoretical under which blocks end unevenly or start late.
+  // occupancy as a fraction of what the launch allows (the theoretical, or less with under one
+  // wave: block_sums 08's 0.5 waves reach 47% of 50%) under which blocks end unevenly or start late.
+  // Neither is said of a kernel at the roof, where more warps cannot help.
   double low_occupancy_pct = 50;
   double achieved_vs_theoretical = 0.5;
   // DRAM bytes of all kernels over the problem's useful bytes at which traffic is excessive.
