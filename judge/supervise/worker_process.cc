@@ -31,8 +31,9 @@ Expected<Pipe> MakePipe() {
   return Pipe{fds[0], fds[1]};
 }
 
-// In the child: move the four pipe ends to fds 3, 4, 1, 2 and close everything else.
-[[noreturn]] void ExecWorker(const WorkerLaunch& launch, Pipe req, Pipe resp, Pipe out, Pipe err) {
+// In the child: move the four pipe ends to fds 3, 4, 1, 2 and close everything else but
+// `exec_sync`, whose close-on-exec tells the parent the judge's image has been replaced.
+[[noreturn]] void ExecWorker(const WorkerLaunch& launch, Pipe req, Pipe resp, Pipe out, Pipe err, int exec_sync) {
   ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   rlimit no_core{0, 0};
@@ -40,14 +41,16 @@ Expected<Pipe> MakePipe() {
   // Park the ends above 10 first so the dup2s below cannot clobber one another.
   int in = ::fcntl(req.r, F_DUPFD, 10), rsp = ::fcntl(resp.w, F_DUPFD, 10);
   int o = ::fcntl(out.w, F_DUPFD, 10), e = ::fcntl(err.w, F_DUPFD, 10);
-  if (in < 0 || rsp < 0 || o < 0 || e < 0) _exit(125);
+  int sync = ::fcntl(exec_sync, F_DUPFD_CLOEXEC, 10);
+  if (in < 0 || rsp < 0 || o < 0 || e < 0 || sync < 0) _exit(125);
   ::dup2(in, 3);
   ::dup2(rsp, 4);
   ::dup2(o, STDOUT_FILENO);
   ::dup2(e, STDERR_FILENO);
   int devnull = ::open("/dev/null", O_RDONLY);
   if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
-  for (int fd = 5; fd < 1024; ++fd) ::close(fd);
+  for (int fd = 5; fd < 1024; ++fd)
+    if (fd != sync) ::close(fd);
   std::vector<char*> args, env;
   for (const auto& a : launch.argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -64,12 +67,19 @@ Expected<Pipe> MakePipe() {
 }  // namespace
 
 Expected<std::unique_ptr<WorkerProcess>> WorkerProcess::Spawn(const WorkerLaunch& launch) {
-  auto req = MakePipe(), resp = MakePipe(), out = MakePipe(), err = MakePipe();
-  for (auto* p : {&req, &resp, &out, &err})
+  auto req = MakePipe(), resp = MakePipe(), out = MakePipe(), err = MakePipe(), exec_sync = MakePipe();
+  for (auto* p : {&req, &resp, &out, &err, &exec_sync})
     if (!*p) return p->error();
   pid_t pid = ::fork();
   if (pid < 0) return MakeError(ErrorCode::kSubprocess, std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) ExecWorker(launch, *req, *resp, *out, *err);
+  if (pid == 0) ExecWorker(launch, *req, *resp, *out, *err, exec_sync->w);
+  // Until exec the child is a copy of the judge, whose resident set (GBs of a large case's inputs
+  // and references) it shares: the memory watch must not take that for the worker's. EOF comes
+  // at exec, or when the child exits without reaching it.
+  ::close(exec_sync->w);
+  char byte;
+  while (::read(exec_sync->r, &byte, 1) < 0 && errno == EINTR) {}
+  ::close(exec_sync->r);
   std::unique_ptr<WorkerProcess> w(new WorkerProcess());
   w->pid_ = pid;
   ::setpgid(pid, pid);  // also here, so a kill right after fork already reaches the group

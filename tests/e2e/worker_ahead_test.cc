@@ -3,11 +3,13 @@
 // handed over with its device open, never handed to a supervisor of another kind, and every worker
 // it started or retired is gone, folder and all, when it is.
 #include "judge/supervise/worker_ahead.h"
+#include "judge/supervise/worker_process.h"
 
 #include <gtest/gtest.h>
 
 #include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <csignal>
 
 #include <cstdlib>
@@ -20,6 +22,23 @@ namespace judge {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Until exec a child is a copy of the judge and shares its resident set (GBs during a large case):
+// Spawn returns only once the child is the worker, so the memory watch never measures the judge.
+TEST(WorkerProcess, SpawnReturnsOnceTheChildIsNoLongerTheJudge) {
+  char self[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self);
+  ASSERT_GT(n, 0);
+  for (int i = 0; i < 20; ++i) {
+    auto w = WorkerProcess::Spawn(WorkerLaunch{{"/bin/sleep", "5"}});
+    ASSERT_TRUE(w) << w.error().message;
+    char exe[4096];
+    const std::string link = "/proc/" + std::to_string((*w)->pid()) + "/exe";
+    const ssize_t m = ::readlink(link.c_str(), exe, sizeof exe);
+    ASSERT_GT(m, 0);
+    EXPECT_NE(std::string(exe, size_t(m)), std::string(self, size_t(n))) << "spawn " << i;
+  }
+}
 
 class WorkerAheadTest : public ::testing::Test {
  protected:
