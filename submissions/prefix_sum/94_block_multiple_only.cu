@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // problem: prefix_sum
 // expect: WA
-// Right only when N is a multiple of 1024, as both published sizes (2^26, 2^28) are: the grid is
+// Right only when N is a multiple of 1024, as both published sizes (2^24, 2^26) are: the grid is
 // N / 1024 blocks, rounded down, and the kernels have no bounds checks, so the last N % 1024
 // elements are never written (they keep the judge's NaN) and N < 1024 launches nothing at all.
 // The scan of the block totals is general (one block, 1024 totals at a time with a carry), which
