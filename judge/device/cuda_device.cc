@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -161,6 +162,10 @@ class CudaDevice : public Device {
     cudaError_t err = cudaGetLastError();
     if (err == cudaSuccess) return Status::Ok();
     return MakeError(CodeOf(err), Describe(err));
+  }
+  Status SetProfilerRange(bool open) override {
+    CUDA_TRY(open ? cudaProfilerStart() : cudaProfilerStop());
+    return Status::Ok();
   }
   Status Synchronize() override {
     CUDA_TRY(cudaGetLastError());

@@ -101,6 +101,9 @@ class Device {
   virtual Expected<bool> Generate(const CounterFill&, void* /*dst*/, int64_t /*count*/, uint64_t* /*checksum*/) {
     return false;
   }
+  // Opens (true) or closes the profiler's range: under `ncu --profile-from-start off` only the
+  // kernels launched inside it are measured (`judge profile`: one solve() call, none of the judge's).
+  virtual Status SetProfilerRange(bool /*open*/) { return Status::Ok(); }
   // Keeps the stream busy for about this long without touching memory (hides launch latency).
   virtual Status HoldStream(double /*microseconds*/) { return Status::Ok(); }
   // Order-independent checksum of a buffer (checksum.h), to detect a modified input.

@@ -49,6 +49,7 @@ Json CaseRequestToJson(const CaseRequest& r) {
           {"hot", r.hot},
           {"fresh_timed_inputs", r.fresh_timed_inputs},
           {"noop", r.noop},
+          {"profile", r.profile},
           {"timing",
            {{"warmup_calls", t.warmup_calls},
             {"min_samples", t.min_samples},
@@ -99,6 +100,7 @@ Expected<CaseRequest> CaseRequestFromJson(const Json& j) {
   r.hot = j.value("hot", false);
   r.fresh_timed_inputs = j.value("fresh_timed_inputs", false);
   r.noop = j.value("noop", false);
+  r.profile = j.value("profile", false);
   const Json& t = **timing;
   r.timing =
       TimingPolicy{t.at("warmup_calls").get<int>(), t.at("min_samples").get<int>(), t.at("max_samples").get<int>(),

@@ -71,6 +71,9 @@ struct CaseRequest {
   // The judge's trusted calibration: the same case with the harness's empty function as solve(),
   // in a worker that never loaded a submission (refused by one that did).
   bool noop = false;
+  // `judge profile`: the one (diagnostic) call runs inside the profiler's range, so a worker under
+  // `ncu --profile-from-start off` measures solve()'s kernels and none of the judge's.
+  bool profile = false;
 };
 
 enum class CallKind { kCheck, kWarmup, kTimed, kHot };  // kHot: timed without the L2 flush

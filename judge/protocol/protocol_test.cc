@@ -136,6 +136,7 @@ CaseRequest SampleRequest() {
   r.timing = TimingPolicy{2, 3, 4, 0.5, 0.01};
   r.guard_nan = false;
   r.diagnostic = true;
+  r.profile = true;
   return r;
 }
 
@@ -166,6 +167,8 @@ TEST(Messages, CaseRequestRoundTrips) {
   EXPECT_EQ(back.timing.max_samples, 4);
   EXPECT_FALSE(back.guard_nan);
   EXPECT_TRUE(back.diagnostic);
+  EXPECT_TRUE(back.profile);
+  EXPECT_FALSE(RoundTrip<CaseRequest>(CaseRequest{}).profile);
 }
 
 TEST(Messages, OutputBytesPerCallCountsEveryCheckedBuffer) {

@@ -448,6 +448,7 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c) {
   session_.MarkOutput();
   CaseRequest request = BuildCaseRequest(problem_, c);
   request.diagnostic = config_.single_call;
+  request.profile = config_.profile;
   request.hot = config_.hot && c.spec.IsPerformance();
   request.fresh_timed_inputs = WantsFreshInputs(c);
   // Calibrated first: the trusted worker then idles while the submission's runs. No submission code

@@ -33,6 +33,7 @@ struct CaseRunnerConfig {
   bool sandbox = true;
   std::vector<std::string> wrapper;    // runs the worker under this (compute-sanitizer ...)
   bool single_call = false;            // one call per case, no timing (sanitizer runs)
+  bool profile = false;                // that call inside the profiler's range (judge profile)
   double finish_grace_seconds = 2;     // how long a finished worker may take to exit
   double time_scale = 1;               // multiplies the per-call and setup limits
   bool hot = false;                    // performance cases also get hot (no flush) samples

@@ -305,6 +305,10 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
     JUDGE_TRY(device_.HoldStream(kHotHoldMicroseconds));
   else if (timed)
     JUDGE_TRY(device_.FlushCache());
+  // `judge profile`: the worker runs under `ncu --profile-from-start off`, which measures only the
+  // kernels launched inside this range: solve()'s, none of the judge's. Closed after the checks
+  // below, so an error solve() left is reported as its own.
+  if (request_->profile) JUDGE_TRY(device_.SetProfilerRange(true));
   auto start = Clock::now();
   JUDGE_TRY(timer_->Start());
   if (!request_->noop) JUDGE_TRY(library_.Call(args));
@@ -327,6 +331,7 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
   if (timed) JUDGE_TRY(of_solve(device_.MarkClock(1)));
   JUDGE_TRY(of_solve(device_.Synchronize()));
   double wall_ms = SecondsSince(start) * 1e3;
+  if (request_->profile) JUDGE_TRY(of_solve(device_.SetProfilerRange(false)));
   std::fflush(nullptr);  // the submission's printf output reaches the judge with its case
   double clock_mhz = 0;
   if (timed) {
