@@ -14,6 +14,7 @@
 
 #include "judge/batch/batch.h"
 #include "judge/cli/options.h"
+#include "judge/cli/profile_commands.h"
 #include "judge/problem/problem.h"
 #include "judge/problem/sample_header.h"
 #include "judge/report/reporter.h"
@@ -88,6 +89,7 @@ int BatchExit(const std::vector<BatchEntry>& entries, const cxxopts::ParseResult
 
 void AddRunOptions(cxxopts::Options& opts) {
   AddMeasureOptions(opts);
+  AddProfileOption(opts);
   AddJudgingOptions(opts);
   opts.add_options()("format",
                      "what to print on stdout: text, json, junit, gradescope, markdown, html, or several (text,json)",
@@ -169,6 +171,7 @@ Expected<int> CompareCommand(const Invocation& in) {
 
 void AddLadderOptions(cxxopts::Options& opts) {
   AddMeasureOptions(opts);
+  AddProfileOption(opts);
   opts.add_options()("cases", "cases to run: names or kinds, or all (default: the performance cases)",
                      cxxopts::value<std::string>()->default_value("performance"))(
       "markdown", "also write the table as Markdown to this file", cxxopts::value<std::string>());
@@ -198,6 +201,7 @@ Expected<int> LadderCommand(const Invocation& in) {
 
 void AddBatchOptions(cxxopts::Options& opts) {
   AddMeasureOptions(opts);
+  AddProfileOption(opts);
   AddJudgingOptions(opts);
   AddStrictOption(opts);
   opts.add_options()("o,out", "results folder", cxxopts::value<std::string>()->default_value("batch-results"))(

@@ -3,6 +3,7 @@
 // checks are made from the row, and the shared options are read once for all of them.
 #include "judge/cli/command.h"
 #include "judge/cli/commands.h"
+#include "judge/cli/profile_commands.h"
 #include "judge/util/uninitialized.h"
 #ifdef JUDGE_WITH_SERVE
 #include "judge/cli/serve_commands.h"
@@ -53,6 +54,12 @@ constexpr Command kCommands[] = {
       "judge merge needs the results folders of the shards, e.g. `judge merge r0 r1 --out results`"},
      cli::AddMergeOptions,
      cli::MergeCommand},
+    {"profile",
+     "why is it slow: one solve() call under Nsight Compute, its kernels' metrics and a diagnosis",
+     Takes::kSharedOptions,
+     {"FILE", 1, 1, "judge profile needs a submission file, e.g. `judge profile submissions/06_warp_unroll.cu`"},
+     cli::AddProfileOptions,
+     cli::ProfileCommand},
     {"list",
      "list the problems (entry point, check, cases); with a name, that problem's testcases",
      Takes::kSharedOptions,

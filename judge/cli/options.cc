@@ -114,6 +114,7 @@ Expected<RunOptions> ReadRunOptions(const Invocation& in, const std::vector<std:
   JUDGE_TRY(ReadLimit(args, "call-timeout", kSecondsRange, o.call_timeout_seconds));
   JUDGE_TRY(ReadLimit(args, "memory-limit-mb", kHostMemoryMbRange, o.memory_limit_mb));
   if (args.count("sanitize")) o.sanitize_tools = SplitCommas(args["sanitize"].as<std::string>());
+  o.profile = args.count("profile") > 0;
   o.sandbox = !args.count("no-sandbox");
   o.worker_program = ExecutablePath();
   o.interrupted = &Interrupted();

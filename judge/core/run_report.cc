@@ -24,6 +24,12 @@ void ForEachText(RunReport& r, const std::function<void(std::string&)>& visit) {
     for (std::string* s : {&p.name, &p.detail}) visit(*s);
   for (auto& s : r.sanitizers)
     for (std::string* t : {&s.tool, &s.summary, &s.findings}) visit(*t);
+  for (auto& p : r.profiles) {
+    for (std::string* s : {&p.case_name, &p.message, &p.diagnosis.headline}) visit(*s);
+    for (auto& k : p.kernels) visit(k.name);
+    for (auto& f : p.diagnosis.findings)
+      for (std::string* s : {&f.code, &f.kernel, &f.message, &f.next_step}) visit(*s);
+  }
   for (auto& w : r.warnings) visit(w);
 }
 

@@ -14,6 +14,7 @@
 #include "judge/measure/roofline.h"
 #include "judge/measure/sample_stats.h"
 #include "judge/measure/timing_audit.h"
+#include "judge/profile/profile.h"
 #include "judge/sandbox/sandbox.h"
 #include "judge/testcase/testcase.h"
 
@@ -140,6 +141,9 @@ struct RunReport {
   std::string message;        // a run-level explanation (CE log summary, IE cause, interruption)
   SandboxReport protections;  // what confined the worker that ran the submission
   std::vector<SanitizerResult> sanitizers;
+  // `--profile` / `judge profile`: a case's solve() under Nsight Compute and its diagnosis;
+  // information only, like the sanitizers (no verdict, time or rank comes from it).
+  std::vector<profile::CaseProfile> profiles;
   std::vector<std::string> warnings;
   const CaseResult* PrimaryPerformanceCase() const;  // first performance case, if any
 };

@@ -35,6 +35,7 @@ std::string_view ProfileStatusName(ProfileStatus s) {
     case ProfileStatus::kProfiled: return "profiled";
     case ProfileStatus::kNcuMissing: return "ncu_missing";
     case ProfileStatus::kCountersRestricted: return "counters_restricted";
+    case ProfileStatus::kSkipped: return "skipped";
     case ProfileStatus::kFailed: break;
   }
   return "failed";
@@ -42,7 +43,7 @@ std::string_view ProfileStatusName(ProfileStatus s) {
 
 std::optional<ProfileStatus> ProfileStatusFromName(std::string_view name) {
   for (ProfileStatus s : {ProfileStatus::kProfiled, ProfileStatus::kNcuMissing, ProfileStatus::kCountersRestricted,
-                          ProfileStatus::kFailed})
+                          ProfileStatus::kFailed, ProfileStatus::kSkipped})
     if (ProfileStatusName(s) == name) return s;
   return std::nullopt;
 }

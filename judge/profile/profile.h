@@ -22,8 +22,10 @@ enum class ProfileStatus {
   kNcuMissing,          // no ncu on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin
   kCountersRestricted,  // ERR_NVGPUCTRPERM: the GPU's counters are for administrators only
   kFailed,              // ncu ran but measured no kernel (the call failed, or the tool did)
+  kSkipped,             // no case qualified (none accepted, or the one asked for was not judged)
 };
-std::string_view ProfileStatusName(ProfileStatus s);  // "profiled" | "ncu_missing" | "counters_restricted" | "failed"
+// "profiled" | "ncu_missing" | "counters_restricted" | "failed" | "skipped"
+std::string_view ProfileStatusName(ProfileStatus s);
 std::optional<ProfileStatus> ProfileStatusFromName(std::string_view name);
 
 struct CaseProfile {

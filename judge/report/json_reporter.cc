@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <cmath>
 
+#include "judge/profile/profile.h"
 #include "judge/protocol/messages.h"
 #include "judge/report/reporter.h"
 
@@ -148,6 +149,9 @@ Json ReportToJson(const RunReport& r) {
                           {"seconds", s.seconds},
                           {"cases", s.cases}});
   j["sanitizers"] = sanitizers;
+  Json profiles = Json::array();  // information only: no verdict, time or rank comes from it
+  for (const auto& p : r.profiles) profiles.push_back(profile::ProfileToJson(p));
+  j["profiles"] = profiles;
   double prepare = 0, setup = 0, in_cases = 0;
   for (const auto& c : r.cases) {
     prepare += c.prepare_seconds;
@@ -337,6 +341,11 @@ Expected<RunReport> ReportFromJson(const Json& j) {
     for (const auto& s : j.value("sanitizers", Json::array()))
       r.sanitizers.push_back({Text(s, "tool"), s.value("ran", false), s.value("errors", 0), s.value("warnings", 0),
                               Text(s, "summary"), Text(s, "findings"), Number(s, "seconds"), s.value("cases", 0)});
+    for (const auto& p : j.value("profiles", Json::array())) {
+      auto profiled = profile::ProfileFromJson(p);
+      if (!profiled) return profiled.error();
+      r.profiles.push_back(std::move(*profiled));
+    }
   } catch (const std::exception& e) {
     return MakeError(ErrorCode::kBadInput, std::string("malformed gpu-judge report: ") + e.what());
   }

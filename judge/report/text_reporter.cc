@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "judge/profile/profile.h"
 #include "judge/report/reporter.h"
 #include "judge/util/utf8.h"
 
@@ -167,6 +168,10 @@ void WriteSanitizers(const RunReport& r, std::ostream& out) {
   }
 }
 
+void WriteProfiles(const RunReport& r, std::ostream& out) {
+  for (const auto& p : r.profiles) out << "\n" << ForTerminal(profile::FormatProfileText(p));
+}
+
 void WriteSummary(const RunReport& r, std::ostream& out, bool color) {
   int accepted = 0;
   for (const auto& c : r.cases) accepted += c.verdict == Verdict::kAccepted;
@@ -198,6 +203,7 @@ void TextReporter::Write(const RunReport& r, std::ostream& out) const {
     WriteDetails(r, out);
     WriteFlags(r, out);
     WriteSanitizers(r, out);
+    WriteProfiles(r, out);
   }
   WriteSummary(r, out, color_);
 }

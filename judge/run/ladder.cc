@@ -6,8 +6,10 @@
 #include <filesystem>
 #include <thread>
 
+#include "judge/profile/profile.h"
 #include "judge/report/reporter.h"
 #include "judge/util/fs.h"
+#include "judge/util/utf8.h"
 
 namespace judge {
 namespace {
@@ -117,6 +119,26 @@ Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std:
   return rungs;
 }
 
+// --profile: each rung's bottleneck in one line, and every other finding's code (docs/PROFILE.md).
+static void WriteDiagnoses(const std::vector<LadderRung>& rungs, std::ostream& out, const std::string& bullet) {
+  bool any = false;
+  for (const auto& r : rungs) any |= !r.report.profiles.empty();
+  if (!any) return;
+  out << "\nwhy (--profile: one call under Nsight Compute; not part of any time or rank):\n";
+  for (const auto& r : rungs)
+    for (const auto& p : r.report.profiles) {
+      out << bullet << r.name << " (" << p.case_name << "): ";
+      if (p.status != profile::ProfileStatus::kProfiled) {
+        out << "not profiled (" << profile::ProfileStatusName(p.status) << "): " << ForTerminal(p.message, 300) << "\n";
+        continue;
+      }
+      out << ForTerminal(p.diagnosis.headline, 400);
+      std::string others;
+      for (size_t i = 1; i < p.diagnosis.findings.size(); ++i) others += " " + p.diagnosis.findings[i].code;
+      out << (others.empty() ? "" : "; also:" + others) << "\n";
+    }
+}
+
 void WriteLadderText(const std::vector<LadderRung>& rungs, std::ostream& out) {
   std::vector<std::string> header;
   auto rows = Cells(rungs, Columns(rungs), &header);
@@ -133,6 +155,7 @@ void WriteLadderText(const std::vector<LadderRung>& rungs, std::ostream& out) {
   };
   line(header);
   for (const auto& row : rows) line(row);
+  WriteDiagnoses(rungs, out, "  ");
 }
 
 void WriteLadderMarkdown(const std::vector<LadderRung>& rungs, std::ostream& out) {
@@ -168,6 +191,7 @@ void WriteLadderMarkdown(const std::vector<LadderRung>& rungs, std::ostream& out
   for (size_t i = 0; i < header.size(); ++i) out << (i < 2 ? "---|" : "---:|");
   out << "\n";
   for (const auto& row : rows) md(row);
+  WriteDiagnoses(rungs, out, "- ");
 }
 
 }  // namespace judge

@@ -26,6 +26,7 @@
 #include "judge/rules/run_verdict.h"
 #include "judge/run/case_runner.h"
 #include "judge/run/hidden_size.h"
+#include "judge/run/profile_run.h"
 #include "judge/run/sanitize.h"
 #include "judge/testcase/testcase.h"
 #include "judge/util/fs.h"
@@ -241,8 +242,15 @@ class CasePrefetcher {
 };
 
 // Judges every case; keeps the small prepared cases for the sanitizer pass.
+// Whether `c` is the case --profile asks for (its prepared inputs are kept for the profiled call).
+bool WantsProfile(const RunOptions& o, const Case& c, const std::optional<PreparedCase>& kept) {
+  if (!o.profile || kept) return false;
+  return o.profile_case.empty() ? c.IsPerformance() && !OfficialNameOfTwin(c.name) : c.name == o.profile_case;
+}
+
 void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Case>& cases, CaseRunner& runner,
-              const Reference& reference, RunReport& report, std::vector<PreparedCase>* small) {
+              const Reference& reference, RunReport& report, std::vector<PreparedCase>* small,
+              std::optional<PreparedCase>* to_profile) {
   auto start = std::chrono::steady_clock::now();
   CasePrefetcher prefetch([&](size_t i) {
     return PrepareCase(problem, cases[i], reference, o.run_secret, problem.input_variants, o.memo.get());
@@ -281,6 +289,7 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
       report.cases.push_back(result);
       spdlog::debug("case {} {}: {:.3f} s, {:.3f} s of it waiting for its inputs and expected outputs", result.name,
                     VerdictShort(result.verdict), result.seconds, prepare_seconds);
+      if (WantsProfile(o, cases[i], *to_profile)) *to_profile = *prepared;
       if (!o.sanitize_tools.empty() && result.min_bytes <= (1 << 20)) small->push_back(std::move(*prepared));
     }
     if (o.on_case_done) o.on_case_done(i, cases.size(), result);
@@ -397,9 +406,10 @@ void JudgeBuilt(const RunOptions& o, const Problem& problem, const std::vector<C
   spdlog::debug("{}: built and reference loaded after {:.3f} s", o.submission,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   std::vector<PreparedCase> small;
+  std::optional<PreparedCase> to_profile;
   {
     CaseRunner runner(problem, config);
-    RunCases(o, problem, cases, runner, *reference, report, &small);
+    RunCases(o, problem, cases, runner, *reference, report, &small, &to_profile);
     report.protections = runner.protections();
   }
   FlagSizeSpecialCasing(&report.cases);
@@ -408,6 +418,16 @@ void JudgeBuilt(const RunOptions& o, const Problem& problem, const std::vector<C
     SanitizeOptions so;
     so.tools = o.sanitize_tools;
     report.sanitizers = RunSanitizers(problem, config, small, so);
+  }
+  if (o.profile && !(o.interrupted && o.interrupted->load())) {
+    std::string why_not;
+    auto index = CaseToProfile(report.cases, o.profile_case, &why_not);
+    if (index && to_profile && to_profile->spec.name == report.cases[*index].name) {
+      if (o.on_stage) o.on_stage("profiling case " + to_profile->spec.name + " under Nsight Compute");
+      report.profiles.push_back(ProfileCase(problem, config, *to_profile, report.cases[*index], report));
+    } else {
+      report.profiles.push_back(NotProfiled(o.profile_case, why_not));
+    }
   }
   for (const auto& p : report.protections)
     if (!p.active) report.warnings.push_back("sandbox layer inactive: " + p.name + " (" + p.detail + ")");

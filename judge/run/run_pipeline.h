@@ -45,6 +45,10 @@ struct RunOptions {
   int timing_processes = 1;         // --timing-processes: worker processes whose samples a performance case pools
   std::vector<std::string> sanitize_tools;  // --sanitize: compute-sanitizer tools to run         // --no-sandbox turns
                                             // the worker's confinement off (debugging only)
+  // --profile / `judge profile`: after judging, one call of a performance case again under Nsight
+  // Compute (run/profile_run.h): `profile_case`, else the first accepted official one.
+  bool profile = false;
+  std::string profile_case;
   uint64_t run_secret = 0;
   // Shared by the runs of one ladder or comparison (same cases, same secret); null for one run.
   std::shared_ptr<ExpectedMemo> memo;          // seeds the hidden input variants; never sent to the worker
