@@ -40,6 +40,23 @@ class GpuTest : public ::testing::Test {
   }
 };
 
+// judge profile on a GPU: 06's one kernel is bound by its 8,192 same-address atomics (as the H200
+// recordings of judge/profile/testdata say). Skipped, saying why, where ncu is missing or the
+// GPU's counters are restricted to administrators (docs/PROFILE.md).
+TEST_F(GpuTest, ProfileNamesTheSameAddressAtomicsOfWarpUnroll) {
+  JudgeRun r = RunJudgeExactly({"profile", SourcePath("submissions/06_warp_unroll.cu"), "--format", "json", "-q",
+                                "--root", JUDGE_SOURCE_DIR, "--cache-dir", JUDGE_TEST_CACHE_DIR});
+  if (r.exit_code == 5) GTEST_SKIP() << "the profiler could not measure here: " << r.output;
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  Json j = Json::parse(r.output.substr(r.output.find('{')), nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.output;
+  const Json& p = j["profiles"][0];
+  EXPECT_EQ(p["status"], "profiled") << r.output;
+  ASSERT_EQ(p["kernels"].size(), 1u) << r.output;
+  EXPECT_GT(p["kernels"][0]["metrics"]["gpu__time_duration.sum"].get<double>(), 0);
+  EXPECT_EQ(p["diagnosis"]["findings"][0]["code"], "same_address_atomics") << r.output;
+}
+
 TEST_F(GpuTest, WarpUnrollIsAcceptedOnEveryCase) {
   JudgeRun r = Run("submissions/06_warp_unroll.cu");
   ASSERT_EQ(r.exit_code, 0) << r.output;
