@@ -58,7 +58,6 @@ std::vector<MetricColumn> BuildTable() {
       {"memory_l1_wavefronts_shared_ideal", &K::shared_wavefronts_ideal},
       {"smsp__thread_inst_executed_per_inst_executed.ratio", &K::threads_per_warp_inst},
       {"smsp__thread_inst_executed_pred_on_per_inst_executed.ratio", &K::pred_on_threads_per_warp_inst},
-      {"smsp__inst_executed_op_global_atom.sum", &K::global_atom_inst},
       {"smsp__inst_executed_op_global_red.sum", &K::global_red_inst},
       {"lts__t_requests_op_atom.sum", &K::l2_atom_requests},
       {"lts__t_requests_op_red.sum", &K::l2_red_requests},
@@ -119,11 +118,6 @@ Metric KernelMetrics::DramGbps() const {
 Metric KernelMetrics::Flops() const {
   if (!ffma_thread_inst || !fadd_thread_inst || !fmul_thread_inst) return std::nullopt;
   return 2 * *ffma_thread_inst + *fadd_thread_inst + *fmul_thread_inst;
-}
-
-Metric KernelMetrics::GlobalAtomics() const {
-  if (!global_atom_inst && !global_red_inst) return std::nullopt;
-  return global_atom_inst.value_or(0) + global_red_inst.value_or(0);
 }
 
 Metric KernelMetrics::L2AtomicRequests() const {

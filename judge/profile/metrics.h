@@ -70,9 +70,9 @@ struct KernelMetrics {
   // Shared-memory wavefronts, and those the accesses' addresses ideally need: the excess is the
   // replays bank conflicts cost (Source Counters).
   Metric shared_wavefronts, shared_wavefronts_ideal;
-  Metric threads_per_warp_inst;              // average active threads per executed warp instruction, of 32
-  Metric pred_on_threads_per_warp_inst;      // the same, counting only threads whose predicate is on
-  Metric global_atom_inst, global_red_inst;  // warp-level global atomic / reduction instructions
+  Metric threads_per_warp_inst;          // average active threads per executed warp instruction, of 32
+  Metric pred_on_threads_per_warp_inst;  // the same, counting only threads whose predicate is on
+  Metric global_red_inst;                // warp-level global reduction instructions (atomics whose result is unused)
   Metric l2_atom_requests, l2_red_requests;  // the requests they became at L2, over all slices
   // The same in the busiest L2 slice: an address lives in one slice, so atomics on one address all
   // land in one (H200, reduction 06: 8,192 of 8,192 reductions in one slice).
@@ -81,10 +81,9 @@ struct KernelMetrics {
   std::array<Metric, kStallCount> stalls;                       // cycles stalled per issued instruction, by reason
 
   // Derived figures; nullopt when an input is missing.
-  Metric DramBytes() const;      // read + written
-  Metric DramGbps() const;       // DramBytes over the duration (bytes per ns = GB/s)
-  Metric Flops() const;          // FP32: 2 per FMA + adds + multiplies
-  Metric GlobalAtomics() const;  // atom + red instructions
+  Metric DramBytes() const;  // read + written
+  Metric DramGbps() const;   // DramBytes over the duration (bytes per ns = GB/s)
+  Metric Flops() const;      // FP32: 2 per FMA + adds + multiplies
   Metric L2AtomicRequests() const;
   Metric L2AtomicRequestsBusiestSlice() const;
   Metric SharedExcessShare() const;  // (wavefronts - ideal) / wavefronts: the share bank conflicts add

@@ -4,11 +4,63 @@
 #include <cstdio>
 #include <sstream>
 
+#include "judge/profile/profile.h"
 #include "judge/report/markup.h"
 #include "judge/report/reporter.h"
 #include "judge/util/fs.h"
 
 namespace judge {
+
+namespace {
+
+// --profile: the roofline of the profiled kernels against the measured ceilings, each kernel's
+// numbers, and the diagnosis (information only; docs/PROFILE.md).
+void WriteProfiles(const RunReport& r, std::ostream& b) {
+  for (const auto& p : r.profiles) {
+    b << "<h2>Why is it slow: " << EscapeXml(p.case_name) << " under Nsight Compute</h2>\n";
+    if (p.status != profile::ProfileStatus::kProfiled) {
+      b << "<p class=\"muted\">not profiled (" << profile::ProfileStatusName(p.status) << "): " << EscapeXml(p.message)
+        << "</p>\n";
+      continue;
+    }
+    RooflineChart chart{"Kernels on the roofline (FP32)", p.gpu.read_gbps, p.gpu.fp32_gflops, {}};
+    std::vector<std::string> off_chart;
+    for (size_t i = 0; i < p.kernels.size(); ++i) {
+      const std::string label = std::to_string(i + 1) + " " + p.kernels[i].name;
+      if (auto dot = profile::KernelRooflineDot(p.kernels[i]))
+        chart.marks.push_back({label, dot->intensity, dot->gflops});
+      else {
+        chart.marks.push_back({label, 0, 0});
+        off_chart.push_back(label);
+      }
+    }
+    b << RenderRoofline(chart);
+    if (!off_chart.empty()) {
+      b << "<p class=\"muted\">not on the chart (no FP32 work measured):";
+      for (const auto& k : off_chart) b << " " << EscapeXml(k) << ";";
+      b << "</p>\n";
+    }
+    b << "<table>\n<tr><th>#</th><th>kernel</th><th class=\"num\">time</th><th class=\"num\">DRAM GB/s</th>"
+         "<th class=\"num\">grid x block</th></tr>\n";
+    for (size_t i = 0; i < p.kernels.size(); ++i) {
+      const auto& k = p.kernels[i];
+      auto gbps = k.DramGbps();
+      b << "<tr><td>" << i + 1 << "</td><td>" << EscapeXml(k.name) << "</td><td class=\"num\">"
+        << (k.duration_ns ? EscapeXml(FormatMs(*k.duration_ns / 1e6)) : "-") << "</td><td class=\"num\">"
+        << (gbps ? GbpsText(*gbps) : "-") << "</td><td class=\"num\">" << k.Blocks() << " x " << k.ThreadsPerBlock()
+        << "</td></tr>\n";
+    }
+    b << "</table>\n<ul>\n";
+    for (const auto& f : p.diagnosis.findings)
+      b << "<li><b>" << EscapeXml(f.code) << "</b> (" << profile::SeverityName(f.severity)
+        << (f.kernel.empty() ? "" : ", " + EscapeXml(f.kernel)) << "): " << EscapeXml(f.message)
+        << "<br><span class=\"muted\">next: " << EscapeXml(f.next_step) << "</span></li>\n";
+    if (p.diagnosis.findings.empty()) b << "<li>" << EscapeXml(p.diagnosis.headline) << "</li>\n";
+    b << "</ul>\n";
+  }
+}
+
+}  // namespace
 
 void HtmlReporter::Write(const RunReport& r, std::ostream& out) const {
   std::ostringstream b;
@@ -45,6 +97,8 @@ void HtmlReporter::Write(const RunReport& r, std::ostream& out) const {
                             : !c.flags.empty()              ? "bar flagged"
                                                             : "bar"});
   if (!chart.bars.empty()) b << RenderBarChart(chart);
+
+  WriteProfiles(r, b);
 
   b << "<h2>Cases</h2>\n<table>\n<tr><th>case</th><th>kind</th><th>size</th><th>verdict</th><th "
        "class=\"num\">median</th>"

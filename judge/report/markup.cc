@@ -96,6 +96,52 @@ std::string RenderBarChart(const BarChart& c) {
   return o.str();
 }
 
+std::string RenderRoofline(const RooflineChart& c) {
+  const double left = 64, top = 36, plot_w = 520, plot_h = 260, width = left + plot_w + 24, height = top + plot_h + 44;
+  const double ridge = c.gbps > 0 && c.gflops > 0 ? c.gflops / c.gbps : 1;
+  double x_lo = ridge / 1000, x_hi = ridge * 100, y_lo = std::max(c.gflops, 1.0) / 1e5,
+         y_hi = std::max(c.gflops, 1.0) * 2;
+  for (const auto& m : c.marks) {
+    if (m.intensity > 0) x_lo = std::min(x_lo, m.intensity / 2), x_hi = std::max(x_hi, m.intensity * 2);
+    if (m.gflops > 0) y_lo = std::min(y_lo, m.gflops / 2), y_hi = std::max(y_hi, m.gflops * 2);
+  }
+  auto fx = [&](double v) {
+    return left + plot_w * std::clamp(std::log10(v / x_lo) / std::log10(x_hi / x_lo), 0.0, 1.0);
+  };
+  auto fy = [&](double v) {
+    return top + plot_h * (1 - std::clamp(std::log10(v / y_lo) / std::log10(y_hi / y_lo), 0.0, 1.0));
+  };
+  std::ostringstream o;
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart roofline\" width=\"" << Num(width) << "\" height=\""
+    << Num(height) << "\" viewBox=\"0 0 " << Num(width) << " " << Num(height) << "\" role=\"img\" aria-label=\""
+    << EscapeXml(c.title) << "\">\n";
+  o << "<text class=\"title\" x=\"4\" y=\"16\">" << EscapeXml(c.title) << "</text>\n";
+  o << "<line class=\"axis\" x1=\"" << Num(left) << "\" y1=\"" << Num(top) << "\" x2=\"" << Num(left) << "\" y2=\""
+    << Num(top + plot_h) << "\"/><line class=\"axis\" x1=\"" << Num(left) << "\" y1=\"" << Num(top + plot_h)
+    << "\" x2=\"" << Num(left + plot_w) << "\" y2=\"" << Num(top + plot_h) << "\"/>\n";
+  o << "<text class=\"axis\" x=\"" << Num(left + plot_w) << "\" y=\"" << Num(top + plot_h + 32)
+    << "\" text-anchor=\"end\">FP32 flops per DRAM byte (log)</text><text class=\"axis\" x=\"4\" y=\"" << Num(top - 8)
+    << "\">GFLOP/s (log)</text>\n";
+  if (c.gbps > 0 && c.gflops > 0) {
+    const double x0 = std::max(x_lo, y_lo / c.gbps);
+    o << "<polyline class=\"reference\" fill=\"none\" points=\"" << Num(fx(x0)) << "," << Num(fy(c.gbps * x0)) << " "
+      << Num(fx(ridge)) << "," << Num(fy(c.gflops)) << " " << Num(fx(x_hi)) << "," << Num(fy(c.gflops)) << "\"/>\n";
+    o << "<text class=\"reference\" x=\"" << Num(fx(x_hi) - 4) << "\" y=\"" << Num(fy(c.gflops) - 6)
+      << "\" text-anchor=\"end\">" << EscapeXml(RateText(c.gflops, "GFLOP/s")) << " measured FP32</text>";
+    o << "<text class=\"reference\" x=\"" << Num(fx(x0) + 4) << "\" y=\"" << Num(fy(c.gbps * x0) - 6) << "\">"
+      << EscapeXml(GbpsText(c.gbps)) << " measured</text>\n";
+  }
+  for (size_t i = 0; i < c.marks.size(); ++i) {
+    const RooflineMark& m = c.marks[i];
+    if (m.intensity <= 0 || m.gflops <= 0) continue;
+    o << "<circle class=\"bar\" cx=\"" << Num(fx(m.intensity)) << "\" cy=\"" << Num(fy(m.gflops))
+      << "\" r=\"5\"><title>" << EscapeXml(m.label) << "</title></circle><text class=\"value\" x=\""
+      << Num(fx(m.intensity) + 7) << "\" y=\"" << Num(fy(m.gflops) + 4) << "\">" << i + 1 << "</text>\n";
+  }
+  o << "</svg>\n";
+  return o.str();
+}
+
 std::string VerdictClass(Verdict v) {
   if (v == Verdict::kAccepted) return "v-AC";
   if (v == Verdict::kInternalError || v == Verdict::kNotRun) return "v-" + std::string(VerdictShort(v));

@@ -31,6 +31,21 @@ struct BarChart {
 
 std::string RenderBarChart(const BarChart& chart);
 
+// A roofline as inline SVG, both axes logarithmic: FP32 flops per DRAM byte against GFLOP/s, the
+// memory roof (bandwidth x intensity) up to the ridge, then the FP32 ceiling; one dot per kernel.
+struct RooflineMark {
+  std::string label;     // "1 reduceKernel": the dot's number and its kernel
+  double intensity = 0;  // flops per byte
+  double gflops = 0;
+};
+struct RooflineChart {
+  std::string title;
+  double gbps = 0;    // the measured memory ceiling
+  double gflops = 0;  // the measured FP32 ceiling
+  std::vector<RooflineMark> marks;
+};
+std::string RenderRoofline(const RooflineChart& chart);
+
 // CSS class of a verdict in the HTML reports; "4280 GB/s".
 std::string VerdictClass(Verdict v);
 std::string RateText(double value, const char* unit);  // "4325 GFLOP/s"

@@ -6,8 +6,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "judge/profile/profile.h"
 #include "judge/report/markup.h"
 #include "judge/report/reporter.h"
+#include "judge/util/fs.h"
 #include "judge/util/utf8.h"
 
 namespace judge {
@@ -70,6 +72,39 @@ TEST(JsonReport, CarriesSchemaAndEveryCase) {
   // NaN has no JSON spelling: it must come out as null, and the document must stay parseable.
   EXPECT_TRUE(j["cases"][1]["check"]["got"].is_null());
   EXPECT_NO_THROW(Json::parse(j.dump()));
+}
+
+// --profile: a case's diagnosis (here from the H200 recording of reduction 03) in every format that
+// shows it, and read back from the JSON.
+TEST(ProfileReport, EveryFormatShowsTheDiagnosisAndJsonReadsItBack) {
+  RunReport r = Sample();
+  auto csv = ReadFile(std::string(JUDGE_SOURCE_DIR) + "/judge/profile/testdata/h200/reduction-03_interleaved.csv");
+  ASSERT_TRUE(csv.ok());
+  profile::CaseProfile p =
+      profile::ProfileFromNcu(*csv, profile::SolveFacts{0.0325}, profile::GpuFacts{4627, 63900, 132},
+                              profile::WorkFacts{4.0 * 4194304 + 4, 4194304, 1});
+  p.case_name = "perf_4m";
+  r.profiles = {p};
+  std::ostringstream text, html;
+  MakeReporter("text")->Write(r, text);
+  EXPECT_NE(text.str().find("[bottleneck] same_address_atomics"), std::string::npos) << text.str();
+  MakeReporter("html")->Write(r, html);
+  EXPECT_NE(html.str().find("class=\"chart roofline\""), std::string::npos);
+  EXPECT_NE(html.str().find("bank_conflicts"), std::string::npos);
+  EXPECT_NE(html.str().find("not on the chart"), std::string::npos) << "the recording has no FP32 counts";
+  auto back = ReportFromJson(ReportToJson(r));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->profiles.size(), 1u);
+  EXPECT_EQ(profile::ProfileToJson(back->profiles[0]), profile::ProfileToJson(p));
+  EXPECT_EQ(ReportToJson(*back)["profiles"], ReportToJson(r)["profiles"]);
+}
+
+TEST(Markup, RooflinePlacesADotUnderTheRoof) {
+  std::string svg = RenderRoofline({"roof", 4627, 63900, {{"1 k<float>", 0.25, 1000}, {"2 integer", 0, 0}}});
+  EXPECT_NE(svg.find("<polyline class=\"reference\""), std::string::npos);
+  EXPECT_NE(svg.find("<title>1 k&lt;float&gt;</title>"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("2 integer"), std::string::npos) << "no dot without flops";
+  EXPECT_NE(svg.find("63900 GFLOP/s"), std::string::npos);
 }
 
 TEST(Markup, EscapeXmlLeavesNothingXmlForbids) {
