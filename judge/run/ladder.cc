@@ -119,13 +119,25 @@ Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std:
   return rungs;
 }
 
-// --profile: each rung's bottleneck in one line, and every other finding's code (docs/PROFILE.md).
+// The codes of a profiled rung's findings, in the diagnosis' order.
+static std::vector<std::string> FindingCodes(const LadderRung& r) {
+  std::vector<std::string> codes;
+  for (const auto& p : r.report.profiles)
+    for (const auto& f : p.diagnosis.findings)
+      if (std::find(codes.begin(), codes.end(), f.code) == codes.end()) codes.push_back(f.code);
+  return codes;
+}
+
+// --profile: each rung's bottleneck in one line, its other findings, and what changed from the
+// rung before (findings gained +, lost -) (docs/PROFILE.md).
 static void WriteDiagnoses(const std::vector<LadderRung>& rungs, std::ostream& out, const std::string& bullet) {
   bool any = false;
   for (const auto& r : rungs) any |= !r.report.profiles.empty();
   if (!any) return;
   out << "\nwhy (--profile: one call under Nsight Compute; not part of any time or rank):\n";
-  for (const auto& r : rungs)
+  std::vector<std::string> before;
+  for (size_t i = 0; i < rungs.size(); ++i) {
+    const LadderRung& r = rungs[i];
     for (const auto& p : r.report.profiles) {
       out << bullet << r.name << " (" << p.case_name << "): ";
       if (p.status != profile::ProfileStatus::kProfiled) {
@@ -134,9 +146,21 @@ static void WriteDiagnoses(const std::vector<LadderRung>& rungs, std::ostream& o
       }
       out << ForTerminal(p.diagnosis.headline, 400);
       std::string others;
-      for (size_t i = 1; i < p.diagnosis.findings.size(); ++i) others += " " + p.diagnosis.findings[i].code;
-      out << (others.empty() ? "" : "; also:" + others) << "\n";
+      for (size_t f = 1; f < p.diagnosis.findings.size(); ++f) others += " " + p.diagnosis.findings[f].code;
+      out << (others.empty() ? "" : "; also:" + others);
+      std::vector<std::string> now = FindingCodes(r);
+      if (i > 0) {
+        std::string changed;
+        for (const auto& c : now)
+          if (std::find(before.begin(), before.end(), c) == before.end()) changed += " +" + c;
+        for (const auto& c : before)
+          if (std::find(now.begin(), now.end(), c) == now.end()) changed += " -" + c;
+        out << "; from " << rungs[i - 1].name << ":" << (changed.empty() ? " same findings" : changed);
+      }
+      out << "\n";
+      before = std::move(now);
     }
+  }
 }
 
 void WriteLadderText(const std::vector<LadderRung>& rungs, std::ostream& out) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 
 #include "judge/build/compile_cache.h"
 #include "judge/check/reference.h"
@@ -11,7 +12,10 @@
 #include "judge/measure/sample_stats.h"
 #include "judge/measure/timing_audit.h"
 #include "judge/run/hidden_size.h"
+#include "judge/run/ladder.h"
+#include "judge/run/profile_run.h"
 #include "judge/run/sanitize.h"
+#include "judge/util/fs.h"
 
 namespace judge {
 namespace {
@@ -199,6 +203,66 @@ TEST(HiddenSize, TwinIsSkippedOnlyWhenTheOfficialTimeCannotRank) {
   not_a_twin.name = "perf_100m";
   EXPECT_FALSE(TwinNotNeeded(not_a_twin, results, perf));
   EXPECT_FALSE(TwinNotNeeded(twin, {other}, perf));  // the official did not run (not selected)
+}
+
+// --- judge profile's steps in the engine ---------------------------------------------------
+
+TEST(ProfileRun, NcuRunsTheWorkerMeasuringOnlyTheOpenedRangeIntoALogFile) {
+  auto argv = NcuWrapper("/opt/ncu", "/tmp/x/ncu.csv");
+  std::string joined;
+  for (const auto& a : argv) joined += a + " ";
+  EXPECT_EQ(argv.front(), "/opt/ncu");
+  EXPECT_NE(joined.find("--profile-from-start off"), std::string::npos);
+  EXPECT_NE(joined.find("--clock-control none"), std::string::npos) << "the clocks the judge times at";
+  EXPECT_NE(joined.find("--csv --page raw --metrics " + profile::MetricsArgument()), std::string::npos);
+  EXPECT_EQ(argv.back(), "/tmp/x/ncu.csv");
+}
+
+TEST(ProfileRun, WorkFactsFromTheProblem) {
+  auto problem = LoadProblem(std::string(JUDGE_SOURCE_DIR) + "/problems", "reduction").value();
+  profile::WorkFacts w = WorkFactsOf(problem, {{"N", 4194304}});
+  EXPECT_EQ(w.output_elements, 1);
+  EXPECT_GE(w.useful_bytes, 4.0 * 4194304);
+  EXPECT_GT(w.useful_flops, 0);
+}
+
+TEST(ProfileRun, ProfilesTheFirstAcceptedOfficialPerformanceCase) {
+  CaseResult small, perf, twin;
+  small.name = "example";
+  small.verdict = Verdict::kAccepted;
+  perf.name = "perf_4m";
+  perf.kind = CaseKind::kPerformance;
+  perf.verdict = Verdict::kAccepted;
+  twin = perf;
+  twin.name = "perf_4m_unpredictable_size";
+  std::string why;
+  EXPECT_EQ(CaseToProfile({small, twin, perf}, "", &why), 2u);
+  EXPECT_EQ(CaseToProfile({small, perf}, "example", &why), 0u);
+  EXPECT_FALSE(CaseToProfile({small}, "", &why));
+  EXPECT_EQ(why, "no performance case was judged");
+  perf.verdict = Verdict::kWrongAnswer;
+  EXPECT_FALSE(CaseToProfile({perf}, "", &why));
+  EXPECT_NE(why.find("not accepted (WA)"), std::string::npos) << why;
+}
+
+// The ladder with --profile: each rung's bottleneck and what changed from the one before, on the
+// H200 recordings of reduction 08 and 09 (09's grid of 1,024 blocks leaves the atomics behind).
+TEST(ProfileRun, LadderSaysWhatChangedBetweenRungs) {
+  std::vector<LadderRung> rungs;
+  for (const char* name : {"08_warp_shuffle", "09_grid_stride"}) {
+    auto csv = ReadFile(std::string(JUDGE_SOURCE_DIR) + "/judge/profile/testdata/h200/reduction-" + name + ".csv");
+    ASSERT_TRUE(csv.ok());
+    LadderRung r;
+    r.name = name;
+    r.report.profiles.push_back(profile::ProfileFromNcu(*csv, {}, {4627, 63900, 132}, {4.0 * 4194304 + 4, 4194304, 1}));
+    r.report.profiles.back().case_name = "perf_4m";
+    rungs.push_back(std::move(r));
+  }
+  std::ostringstream out;
+  WriteLadderText(rungs, out);
+  EXPECT_NE(out.str().find("08_warp_shuffle (perf_4m): reduceKernel"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("from 08_warp_shuffle: +latency_bound -same_address_atomics"), std::string::npos)
+      << out.str();
 }
 
 }  // namespace
