@@ -22,6 +22,17 @@ std::string ShortName(const std::string& name) {
   return ForTerminal(s.empty() ? name : s, kTableNameBytes);
 }
 
+std::string ShortLimiter(Limiter l) {  // the table's column is narrow
+  switch (l) {
+    case Limiter::kRegisters: return "regs";
+    case Limiter::kSharedMemory: return "smem";
+    case Limiter::kWarps: return "warps";
+    case Limiter::kBlocks: return "blocks";
+    case Limiter::kUnknown: break;
+  }
+  return "?";
+}
+
 nlohmann::json NumbersToJson(const std::vector<FindingNumber>& numbers) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& n : numbers) out.push_back({{"name", n.name}, {"value", n.value}, {"unit", n.unit}});
@@ -100,7 +111,7 @@ std::string FormatProfileText(const CaseProfile& p) {
     auto gbps = k.DramGbps();
     auto top = k.TopStall();
     std::string occupancy = Or(k.achieved_occupancy_pct, "{:.0f}") + "/" + Or(k.theoretical_occupancy_pct, "{:.0f}") +
-                            "% " + std::string(LimiterName(k.OccupancyLimiter())).substr(0, 5);
+                            "% " + ShortLimiter(k.OccupancyLimiter());
     out += fmt::format("  {:>3}  {:<40} {:>16} {:>10} {:>9} {:>6} {:>5} {:>5} {:>15} {:>5} {:>7} {:>6} {:>8}  {}\n",
                        k.id, ShortName(k.name), fmt::format("{} x {}", k.Blocks(), k.ThreadsPerBlock()),
                        k.duration_ns ? fmt::format("{:.2f} us", *k.duration_ns / 1000) : "-", Or(gbps, "{:.0f}"),

@@ -188,7 +188,7 @@ void GridSize(const KernelMetrics& k, const GpuFacts& gpu, const Thresholds& t, 
                      fmt::format("launches {} block{} of {} thread{}{}{}: most of the GPU is idle", blocks,
                                  blocks == 1 ? "" : "s", k.ThreadsPerBlock(), k.ThreadsPerBlock() == 1 ? "" : "s",
                                  sms > 0 ? fmt::format(" on {} SMs", sms) : "",
-                                 k.waves_per_sm ? fmt::format(" ({:.3f} waves)", *k.waves_per_sm) : ""),
+                                 k.waves_per_sm ? fmt::format(" ({:.2g} waves)", *k.waves_per_sm) : ""),
                      "launch enough blocks to fill every SM several times (thousands of threads per SM): split the "
                      "work over blocks, and at least one warp's 32 threads per block",
                      numbers));
