@@ -224,6 +224,15 @@ std::vector<ProblemCheckLine> Samples(const RunOptions& base, const Problem& p, 
     line.detail += ", " + FormatMs(r.seconds * 1e3);
     lines.push_back(line);
   }
+  // An interrupted climb (Ctrl-C, a scheduler's timeout) stops before the last samples: a check
+  // that never saw them must not read as holding.
+  if (rungs->size() < files.size()) {
+    std::string missed;
+    for (size_t i = rungs->size(); i < files.size(); ++i)
+      missed += (missed.empty() ? "" : ", ") + fs::path(files[i]).filename().string();
+    lines.push_back(
+        {"samples", false, std::to_string(files.size() - rungs->size()) + " not checked (interrupted): " + missed});
+  }
   *ladder = std::move(*rungs);
   return lines;
 }

@@ -4,6 +4,12 @@
 // overwrite (tests/fixture_root), fresh timed inputs for outputs too large to travel with every
 // call, the problem a sample names, check-problem holding samples to their headers, and `list`.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
 
 #include "tests/judge_cli.h"
 
@@ -38,6 +44,42 @@ TEST(CheckProblem, FailsASampleWhoseHeaderLies) {
   EXPECT_TRUE(Has(r.output, "FAIL  sample 00_claims_accepted.cc: WA (expected AC)")) << r.output;
   EXPECT_TRUE(Has(r.output, "result: FAILED")) << r.output;
   EXPECT_EQ(CheckProblem("no_such_problem", Fixtures()).exit_code, 2);
+}
+
+// Found on the H200: check-problem stopped by a scheduler's timeout printed "result: ok" over the
+// samples it had reached. Interrupted during the first sample, the others are named as not checked.
+TEST(CheckProblem, AnInterruptedCheckDoesNotHoldTheSamplesItNeverReached) {
+  int out[2];
+  ASSERT_EQ(::pipe(out), 0);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(out[1], STDOUT_FILENO);
+    ::dup2(out[1], STDERR_FILENO);
+    ::close(out[0]);
+    ::execl(JUDGE_BINARY, JUDGE_BINARY, "check-problem", "compact", "--device", "host", "--root", Fixtures().c_str(),
+            "--cache-dir", JUDGE_TEST_CACHE_DIR, nullptr);
+    _exit(127);
+  }
+  ::close(out[1]);
+  std::string text;
+  char buf[4096];
+  bool sent = false;
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;) {
+    text.append(buf, size_t(n));
+    if (!sent && Has(text, "grading ")) {  // the first sample is being graded
+      ::kill(pid, SIGINT);
+      sent = true;
+    }
+  }
+  ::close(out[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(sent) << text;
+  ASSERT_TRUE(WIFEXITED(status)) << text;
+  EXPECT_NE(WEXITSTATUS(status), 0) << text;
+  EXPECT_TRUE(Has(text, "not checked (interrupted): ")) << text;
+  EXPECT_TRUE(Has(text, "91_wrong_value.cc")) << text;
+  EXPECT_FALSE(Has(text, "result: ok")) << text;
 }
 
 TEST(Problems, ASampleNamesItsProblem) {
