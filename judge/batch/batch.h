@@ -155,7 +155,7 @@ ExitCode BatchExitCode(const std::vector<BatchEntry>& entries, bool strict);
 // The exit code of a merge that found planned submissions without a result: a grade sheet that
 // lacks students must stop a scheduler's pipeline (Slurm marks the merge FAILED; the Kubernetes
 // merge Job fails), and it outranks every other code but 130 (interrupted).
-inline constexpr int kExitNotGraded = 5;
+inline constexpr int kExitNotGraded = int(ExitCode::kIncomplete);
 int MergeExitCode(const Reconciled& merged, bool strict);
 
 // batch.json, leaderboard.md, junit.xml, report.html, scores.csv in `out_dir`, every submission of

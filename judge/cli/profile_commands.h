@@ -5,12 +5,13 @@
 #include <cxxopts.hpp>
 
 #include "judge/cli/command.h"
+#include "judge/core/verdict.h"
 
 namespace judge::cli {
 
 // `judge profile`'s exit code when Nsight Compute could not measure (ncu missing, the counters
 // restricted to administrators, no kernel measured): distinct from a verdict (README, docs/PROFILE.md).
-inline constexpr int kProfilerUnavailableExit = 5;
+inline constexpr int kProfilerUnavailableExit = int(ExitCode::kIncomplete);
 
 void AddProfileOptions(cxxopts::Options& opts);
 Expected<int> ProfileCommand(const Invocation& in);

@@ -41,6 +41,9 @@ enum class ExitCode : int {
   kUsage = 2,          // bad command line or input files: nothing was judged
   kNoDevice = 3,       // no usable GPU
   kInternalError = 4,  // the judge failed (IE in any case or a judge fault)
+  // Part of what was asked could not be done, and the output says which part: `judge merge` with
+  // submissions not graded (a cancelled or failed shard), `judge profile` without a usable profiler.
+  kIncomplete = 5,
   kInterrupted = 130,  // SIGINT/SIGTERM: a partial report was still written
 };
 
