@@ -42,7 +42,9 @@ Expected<std::string> ContextHash(const RunOptions& o) {
   std::string text = std::string("gpu-judge-batch-v1|") + kJudgeVersion + "|" + o.problem + "|" +
                      std::string(DeviceKindName(o.device)) + "|" + o.arch + "|flush=" + o.flush_mode +
                      "|hot=" + (o.hot ? "1" : "0") + "|timing_processes=" + std::to_string(o.timing_processes) +
-                     "|call_timeout=" + std::to_string(o.call_timeout_seconds) + "|cases=";
+                     "|call_timeout=" + std::to_string(o.call_timeout_seconds) +
+                     // a result graded without a profile is not one with it (run/profile_run.h)
+                     "|profile=" + (o.profile ? "1:" + o.profile_case : std::string("0")) + "|cases=";
   for (const auto& f : o.case_filters) text += f + ",";
   std::string testcases =
       o.testcases_dir.empty() ? (fs::path(o.root) / "testcases" / o.problem).string() : o.testcases_dir;

@@ -104,6 +104,19 @@ TEST_F(Batch, WritesEveryFormatForEverySubmissionAndTheBatch) {
   EXPECT_EQ(folders, 5);
 }
 
+// A result graded without a profile is not one with it: --profile regrades (found in review).
+TEST_F(Batch, ProfileIsPartOfTheKey) {
+  fs::path one = Scratch() / "students-profile";
+  fs::remove_all(one);
+  fs::create_directories(one);
+  fs::copy(fs::path(students_) / "good_sum.cc", one / "good_sum.cc");
+  std::string out = (Scratch() / "profile").string();
+  ASSERT_EQ(Judge({"batch", one.string(), "--out", out}).exit_code, 0);
+  JudgeRun profiled = Judge({"batch", one.string(), "--out", out, "--profile"});
+  EXPECT_EQ(profiled.output.find("kept"), std::string::npos) << profiled.output;
+  EXPECT_NE(profiled.output.find("[  1/1]"), std::string::npos) << profiled.output;
+}
+
 TEST_F(Batch, ARerunKeepsResultsAndRegradesOnlyWhatChanged) {
   fs::path students = Scratch() / "students-rerun";
   fs::remove_all(students);
