@@ -9,6 +9,7 @@
 
 #include "judge/build/compile_cache.h"
 #include "judge/cli/options.h"
+#include "judge/cli/profile_commands.h"
 #include "judge/problem/problem.h"
 #include "judge/serve/service.h"
 #include "judge/serve/sql.h"
@@ -134,6 +135,8 @@ Expected<int> TokenCommand(const Invocation& in) {
 void AddServeOptions(cxxopts::Options& opts) {
   AddMeasureOptions(opts);
   AddJudgingOptions(opts);
+  // A course that enables it gives every report "why is it slow" (its HTML, shown by the web page).
+  AddProfileOption(opts);
   AddStoreOptions(opts);
   serve::Limits limits;
   opts.add_options()("port", "TCP port (0: any free one, printed)", cxxopts::value<int>()->default_value("8080"))(

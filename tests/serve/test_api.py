@@ -128,6 +128,32 @@ class Api(unittest.TestCase):
         self.assertIn("tests", results)
         self.assertGreater(results["score"], 0, results)
 
+    def test_09_a_course_with_profile_gets_why_is_it_slow_in_every_report(self):
+        # --profile: one performance call of each accepted submission under Nsight Compute, its
+        # diagnosis in the stored report and in the HTML the web page shows. No ncu here: the report
+        # says so, and the verdict stands.
+        data = tempfile.mkdtemp(prefix="judge-serve-profile-")
+        try:
+            token = su.add_token(data, "carol")
+            args = su.GRADE_ARGS[:-1] + ["example,perf_small", "--profile"]
+            service = su.Service(data, grade_args=args,
+                                 env={"PATH": "/usr/bin:/bin", "CUDA_HOME": "/nonexistent"}).start()
+            try:
+                status, answer = su.submit(service.url, token, GOOD)
+                self.assertEqual(status, 202, answer)
+                sub = su.wait_done(service.url, token, [answer["id"]])[answer["id"]]
+                self.assertEqual(sub["verdict"], "AC")
+                profiles = sub["report"]["profiles"]
+                self.assertEqual(len(profiles), 1, sub["report"])
+                self.assertEqual(profiles[0]["case"], "perf_small")
+                status, html = su.request(f"{service.url}/api/submissions/{answer['id']}/report.html", token=token)
+                self.assertEqual(status, 200)
+                self.assertIn("Why is it slow: perf_small", html)
+            finally:
+                service.stop()
+        finally:
+            shutil.rmtree(data, ignore_errors=True)
+
     def test_08_gradescope_with_no_service_says_so(self):
         root = tempfile.mkdtemp(prefix="autograder-")
         os.makedirs(os.path.join(root, "submission"))
