@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Version 00 (serial baseline) of the article "Reduce 算子的实现与优化" (LeetGPU reduction).
+// article: one GPU thread sums everything; under nsys the launch returns in 60 us and cudaDeviceSynchronize then waits about 105 ms (RTX 4060 Laptop) (seed 000; its figures are from an RTX 4060 Laptop)
 // Baseline: a single GPU thread (<<<1, 1>>>) sums all N elements in a double.
 // Correct and precise, but uses no parallelism at all, so it is extremely slow.
 // Interface: extern "C" void solve(const float* input, float* output, int N); device pointers.

@@ -2,6 +2,7 @@
 // expect: MV
 // expect-detail: reads past the end of its input
 // Version 01 (one atomicAdd per thread) of the article "Reduce 算子的实现与优化" (LeetGPU reduction).
+// article: reads in parallel, but every thread does an atomicAdd into the result: heavy contention; marked a precision error
 // Change vs 00: one thread per element, each doing a float atomicAdd on output.
 // Caveat: massive same-address atomic contention; float accumulation loses
 // precision on large N (article marks it a precision error); no bounds check,

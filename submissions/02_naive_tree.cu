@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Version 02 (naive shared-memory tree) of the article "Reduce 算子的实现与优化" (LeetGPU reduction).
+// article: a shared-memory tree per block cuts the atomics to one per block; as the stride grows, tid % (2*stride) leaves each warp sparser (warp divergence: 50%, then 25% of the lanes work), and the modulo and interleaved shared accesses cost extra
 // Change vs 01: per-block shared-memory tree reduction, stride 1,2,4,... with
 // the tid % (2*stride) test; only one atomicAdd per block instead of per thread.
 // Caveat: the modulo test causes heavy warp divergence as stride grows.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Version 03 (interleaved addressing) of the article "Reduce 算子的实现与优化" (LeetGPU reduction).
+// article: contiguous working threads (index = 2*stride*tid) reduce the divergence of 02, but the growing stride maps threads of a warp to the same bank: 2-way, 4-way, up to 16-way bank conflicts
 // Change vs 02: active threads compute index = 2*stride*tid, so the working
 // threads are contiguous and warp divergence is reduced.
 // Caveat: the strided shared-memory accesses cause bank conflicts.

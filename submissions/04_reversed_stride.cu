@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Version 04 (reversed (sequential) stride) of the article "Reduce 算子的实现与优化" (LeetGPU reduction).
+// article: halving the stride from BLOCK_SIZE/2 keeps the active threads contiguous and the shared accesses free of bank conflicts
 // Change vs 03: stride starts at BLOCK_SIZE/2 and halves; threads tid < stride
 // access shared[tid] and shared[tid+stride], so active threads are contiguous
 // and there are no bank conflicts. The last warp still idles progressively.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Version 05 (two elements per thread) of the article "Reduce 算子的实现与优化" (LeetGPU reduction).
+// article: two inputs per thread, added in registers first: the same threads cover twice the data, about half the blocks, and threads that would idle in the early rounds load from global memory instead
 // Change vs 04: each thread adds two input elements (BLOCK_SIZE apart) in
 // registers before the shared-memory tree, halving the number of blocks.
 // Interface: extern "C" void solve(const float* input, float* output, int N); device pointers.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Version 06 (unrolled last warp) of the article "Reduce 算子的实现与优化" (LeetGPU reduction).
+// article: once 32 threads remain, the work is in one warp: unrolling it drops the block-wide __syncthreads() of those rounds (__syncwarp() keeps the order under Volta's independent thread scheduling)
 // Change vs 05: the loop stops at stride 64 and the last warp (32 threads) is
 // unrolled through volatile shared memory with __syncwarp() between steps,
 // needed under Volta+ independent thread scheduling (no implicit lockstep).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Version 08 (warp shuffle) of the article "Reduce 算子的实现与优化" (LeetGPU reduction).
+// article: __shfl_down_sync reduces each warp in registers; shared memory shrinks from BLOCK_SIZE to BLOCK_SIZE/32 values and the block needs one __syncthreads()
 // Change vs 07: warps reduce in registers with __shfl_down_sync instead of a
 // shared-memory tree; shared memory shrinks to BLOCK_SIZE/32 partial sums and
 // the block needs only one __syncthreads().

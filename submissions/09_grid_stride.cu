@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Version 09 (grid-stride loop) of the article "Reduce 算子的实现与优化" (LeetGPU reduction).
+// article: a grid-stride loop: a fixed number of blocks handles any length, each thread summing many elements
 // Change vs 08: a grid-stride loop (two elements per step) with at most 1024
 // blocks, so a fixed-size grid handles any N and each thread sums many values.
 // Interface: extern "C" void solve(const float* input, float* output, int N); device pointers.

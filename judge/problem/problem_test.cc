@@ -8,6 +8,7 @@
 
 #include "judge/build/compile_cache.h"
 #include "judge/check/reference.h"
+#include "judge/problem/sample_header.h"
 #include "judge/testcase/testcase.h"
 #include "judge/util/fs.h"
 #include "judge/util/json_fields.h"
@@ -185,6 +186,18 @@ TEST_F(ProblemJson, RangesTolerancesAndLimitsAreCheckedAtLoadNamingTheField) {
   };
   // An error names problem.json and the field; the message's rest (an expression's own error) may follow.
   for (const Row& r : rows) EXPECT_EQ(ErrorAfter(r.edit).substr(0, (File() + r.error).size()), File() + r.error);
+}
+
+// A sample's header: only the comment block it opens with; `article:` lines continue one another.
+TEST(SampleHeader, ReadsTheOpeningCommentBlockOnly) {
+  SampleHeader h = ParseSampleHeader(
+      "// SPDX-License-Identifier: MIT\n// problem: block_sums\n// expect: WA\n// expect-detail: expected\n"
+      "// article: every round reads and writes global memory;\n//   a note without a key\n"
+      "// article: 377 us on an RTX 4090\n#include <cuda_runtime.h>\n// expect: AC\n// article: not this\n");
+  EXPECT_EQ(h.problem, "block_sums");
+  EXPECT_EQ(h.expect, "WA");
+  EXPECT_EQ(h.expect_detail, "expected");
+  EXPECT_EQ(h.article, "every round reads and writes global memory; 377 us on an RTX 4090");
 }
 
 }  // namespace

@@ -30,6 +30,7 @@ SampleHeader ParseSampleHeader(const std::string& text) {
     if (key == "problem" && h.problem.empty()) h.problem = value;
     if (key == "expect" && h.expect.empty()) h.expect = value;
     if (key == "expect-detail" && h.expect_detail.empty()) h.expect_detail = value;
+    if (key == "article") h.article += (h.article.empty() ? "" : " ") + value;
   }
   return h;
 }

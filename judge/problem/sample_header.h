@@ -4,6 +4,9 @@
 //   // problem: histogram        which problem it is for (so `judge run FILE` needs no --problem)
 //   // expect: WA               the verdict `judge check-problem` holds it to (AC when absent)
 //   // expect-detail: expected   a piece of the report's details that verdict must come with
+//   // article: ...              what the sample's source article claims for this version (and
+//                                measured, on its GPU); repeated lines continue it. `ladder
+//                                --profile` prints it beside the judge's diagnosis
 // Only the comment block the file opens with counts: a line further down that happens to start
 // "// expect:" is code's comment, not the sample's header.
 #include <string>
@@ -19,6 +22,7 @@ struct SampleHeader {
   std::string problem;
   std::string expect;  // empty: none given
   std::string expect_detail;
+  std::string article;  // empty: none given
 };
 
 SampleHeader ParseSampleHeader(const std::string& text);

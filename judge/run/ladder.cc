@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "judge/problem/sample_header.h"
 #include "judge/profile/profile.h"
 #include "judge/report/reporter.h"
 #include "judge/util/fs.h"
@@ -114,7 +115,8 @@ Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std:
       (*pool)->Cancel();
       return report.error();
     }
-    rungs.push_back({StemOf(files[i]), std::move(*report)});
+    auto header = ReadSampleHeader(files[i]);
+    rungs.push_back({StemOf(files[i]), std::move(*report), header ? header->article : std::string()});
   }
   return rungs;
 }
@@ -158,6 +160,7 @@ static void WriteDiagnoses(const std::vector<LadderRung>& rungs, std::ostream& o
         out << "; from " << rungs[i - 1].name << ":" << (changed.empty() ? " same findings" : changed);
       }
       out << "\n";
+      if (!r.article.empty()) out << bullet << "  article: " << ForTerminal(r.article, 400) << "\n";
       before = std::move(now);
     }
   }

@@ -15,6 +15,7 @@ namespace judge {
 struct LadderRung {
   std::string name;
   RunReport report;
+  std::string article;  // the sample header's `// article:` claim (problem/sample_header.h)
 };
 
 // Runs `base` once per file (base.submission is replaced).

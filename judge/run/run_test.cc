@@ -11,6 +11,7 @@
 #include "judge/check/case_preparation.h"
 #include "judge/measure/sample_stats.h"
 #include "judge/measure/timing_audit.h"
+#include "judge/problem/sample_header.h"
 #include "judge/run/hidden_size.h"
 #include "judge/run/ladder.h"
 #include "judge/run/profile_run.h"
@@ -256,11 +257,17 @@ TEST(ProfileRun, LadderSaysWhatChangedBetweenRungs) {
     r.name = name;
     r.report.profiles.push_back(profile::ProfileFromNcu(*csv, {}, {4627, 63900, 132}, {4.0 * 4194304 + 4, 4194304, 1}));
     r.report.profiles.back().case_name = "perf_4m";
+    auto header = ReadSampleHeader(std::string(JUDGE_SOURCE_DIR) + "/submissions/" + name + ".cu");
+    ASSERT_TRUE(header.ok());
+    ASSERT_FALSE(header->article.empty()) << name << ": the sample says what its article claims";
+    r.article = header->article;
     rungs.push_back(std::move(r));
   }
   std::ostringstream out;
   WriteLadderText(rungs, out);
   EXPECT_NE(out.str().find("08_warp_shuffle (perf_4m): reduceKernel"), std::string::npos) << out.str();
+  // Side by side: the judge's diagnosis, then what the article said of the version.
+  EXPECT_NE(out.str().find("  article: " + rungs[1].article), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("from 08_warp_shuffle: +latency_bound -same_address_atomics"), std::string::npos)
       << out.str();
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // problem: block_sums
 // expect: AC
+// article: the naive tree in global memory: every round reads and writes global memory, and tid % (2i) leaves most threads of a warp idle; 377 us on an RTX 4090 (ncu), 479 us on an H100 (nsys) at N = 32M
 // reduce0 of the Chinese article on int32 block reductions, reduce0..reduce7 (it credits the video
 // series "【CUDA】Reduce规约求和"): the naive tree, in place in global memory. Each block
 // of 256 threads owns 256 inputs; in round i (1, 2, 4, ..., 128) the threads whose index is a

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // problem: block_sums
 // expect: AC
+// article: the tree in shared memory; a small gain, since the kernel makes few memory accesses per element: 338 us (RTX 4090), 429 us (H100)
 // reduce1 of the same article as 00_reduce0.cu: shared memory. Change vs reduce0: each block
 // first copies its 256 inputs into __shared__ sdata (one barrier after the copy), and the same
 // tree runs there, so the rounds no longer read and write global memory, and the input is left

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // problem: block_sums
 // expect: AC
+// article: idx = 2 i t: no warp divergence, but 2-way and worse bank conflicts: 235 us (RTX 4090), 260 us (H100)
 // reduce2 of the same article as 00_reduce0.cu: no warp divergence. Change vs reduce1: in round
 // i thread t works on position idx = 2 i t (if idx < 256), so the threads that add are always the
 // first ones, 0, 1, 2, ...: whole warps are either busy or idle and no warp takes both branches.

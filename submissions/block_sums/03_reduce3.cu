@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // problem: block_sums
 // expect: AC
+// article: sequential addressing: no bank conflicts: 221 us (RTX 4090), 199 us (H100)
 // reduce3 of the same article as 00_reduce0.cu: no bank conflicts. Change vs reduce2: the stride
 // runs downwards (128, 64, ..., 1) and thread t adds sdata[t + i] into sdata[t] (sequential
 // addressing): the threads of a warp touch 32 consecutive words, one per bank, and the busy

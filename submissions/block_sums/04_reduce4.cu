@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // problem: block_sums
 // expect: AC
+// article: two inputs per thread, half the blocks: no thread idle at the start: 146 us (RTX 4090), 109 us (H100)
 // reduce4 of the same article as 00_reduce0.cu: more work per thread, half the blocks. Change vs
 // reduce3: each thread adds two inputs, start[t] and start[t + blockDim.x], while copying to
 // shared memory, so the first round of the tree happens in registers and no thread is idle at the

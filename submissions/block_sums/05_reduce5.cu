@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // problem: block_sums
 // expect: AC
+// article: blocks of 128 threads adding two inputs each: 146 us (RTX 4090), 104 us (H100)
 // reduce5 of the same article as 00_reduce0.cu: more work per thread, half the block. Change vs
 // reduce4 (as the article wrote it): the number of blocks stays N / 256 and each block has
 // BLOCK_SIZE / 2 = 128 threads, each adding two inputs, start[t] + start[t + 128], into a

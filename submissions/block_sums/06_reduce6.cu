@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // problem: block_sums
 // expect: AC
+// article: the last warp unrolled without barriers; on the RTX 4090 ncu shows it memory-bound already (no gain): 145 us (RTX 4090), 87.4 us (H100)
 // reduce6 of the same article as 00_reduce0.cu: the last warp unrolled. Change vs reduce5: the
 // loop stops when 64 partial sums are left, and the first 32 threads finish in warpReduce, six
 // additions through volatile shared memory with no __syncthreads(): only one warp is still

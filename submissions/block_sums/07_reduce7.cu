@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // problem: block_sums
 // expect: AC
+// article: the whole tree unrolled, no loop counter or branch left: 145 us (RTX 4090), 87.1 us (H100)
 // reduce7 of the same article as 00_reduce0.cu: everything unrolled. Change vs reduce6: the loop
 // is written out as explicit steps with a barrier each, so no loop counter or branch is left;
 // warpReduce finishes as before. What it teaches: with a block size known at compile time the
