@@ -12,14 +12,8 @@
 #include <cstring>
 #include <vector>
 
-#define CHECK(call)                                                          \
-  do {                                                                       \
-    cudaError_t e = (call);                                                  \
-    if (e != cudaSuccess) {                                                  \
-      std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e)); \
-      return 1;                                                              \
-    }                                                                        \
-  } while (0)
+#include "cuda_check.h"
+
 
 int main(int argc, char** argv) {
   if (argc != 5) {
