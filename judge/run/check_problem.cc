@@ -190,8 +190,8 @@ bool Mentions(const RunReport& r, const std::string& text) {
   return false;
 }
 
-std::vector<ProblemCheckLine> Samples(const RunOptions& base, const Problem& p, std::vector<LadderRung>* ladder) {
-  std::vector<std::string> files = SampleFiles(base.root, p, base.device);
+std::vector<ProblemCheckLine> Samples(const RunOptions& base, const Problem& p, const std::vector<std::string>& files,
+                                      std::vector<LadderRung>* ladder) {
   if (files.empty())
     return {{"samples", false,
              "no samples in " + (fs::path(base.root) / p.samples_dir).string() +
@@ -263,10 +263,39 @@ std::vector<std::string> SampleFiles(const std::string& root, const Problem& pro
   return LadderFiles(dir.string(), device);
 }
 
+Expected<std::vector<std::string>> SelectSamples(const std::vector<std::string>& files,
+                                                 const std::vector<std::string>& names) {
+  auto named = [&](const std::string& file, const std::string& name) {
+    const fs::path path(file);
+    return path.filename().string() == name || path.stem().string() == name;
+  };
+  for (const auto& name : names) {
+    if (std::any_of(files.begin(), files.end(), [&](const std::string& f) { return named(f, name); })) continue;
+    std::string there;
+    for (const auto& f : files) there += (there.empty() ? "" : ", ") + fs::path(f).filename().string();
+    return MakeError(ErrorCode::kUsage, "--samples names \"" + name + "\", which is not a sample of this problem (" +
+                                            (there.empty() ? std::string("it has none") : "its samples: " + there) +
+                                            ")");
+  }
+  std::vector<std::string> chosen;
+  for (const auto& f : files)
+    if (std::any_of(names.begin(), names.end(), [&](const std::string& n) { return named(f, n); })) chosen.push_back(f);
+  return chosen;
+}
+
 Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
-                                          const std::function<void(const ProblemCheckLine&)>& progress) {
+                                          const std::function<void(const ProblemCheckLine&)>& progress,
+                                          const std::vector<std::string>& only) {
   auto problem = LoadProblem((fs::path(base.root) / "problems").string(), base.problem);
   if (!problem) return problem.error();
+  // A misspelt --samples name is said before anything is judged.
+  const std::vector<std::string> all = SampleFiles(base.root, *problem, base.device);
+  std::vector<std::string> files = all;
+  if (!only.empty()) {
+    auto chosen = SelectSamples(all, only);
+    if (!chosen) return chosen.error();
+    files = std::move(*chosen);
+  }
   RunOptions samples = base;
   // No GPU is said before anything is checked (exit 3, as for `judge run`), not as a failed sample.
   if (!samples.known_device) {
@@ -303,7 +332,15 @@ Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
     if (samples.case_filters.empty()) samples.case_filters = {"example", "functional", "edge"};
     samples.max_case_bytes = kHostCaseBytes;
   }
-  for (auto& line : Samples(samples, *problem, &report.samples)) add(std::move(line));
+  for (auto& line : Samples(samples, *problem, files, &report.samples)) add(std::move(line));
+  std::string names;
+  for (const auto& f : all)
+    if (std::find(files.begin(), files.end(), f) == files.end()) {
+      report.left_out.push_back(fs::path(f).filename().string());
+      names += (names.empty() ? "" : ", ") + report.left_out.back();
+    }
+  if (!names.empty())
+    add({"samples", true, std::to_string(report.left_out.size()) + " left out by --samples, not checked: " + names});
   return report;
 }
 

@@ -35,14 +35,23 @@ struct ProblemCheckLine {
 struct ProblemCheckReport {
   std::string problem;
   std::vector<ProblemCheckLine> lines;
-  std::vector<LadderRung> samples;  // every sample's report: the problem's ladder, at no extra GPU time
+  std::vector<LadderRung> samples;    // every sample's report: the problem's ladder, at no extra GPU time
+  std::vector<std::string> left_out;  // samples a --samples list did not name: not a full check
   bool ok() const;
 };
 
 // Runs the checks with `base` (its problem, root, device and cache; its submission is replaced by
-// each sample). `progress` hears each line as it is decided.
+// each sample), on the samples `only` names (SelectSamples), or all of them when it is empty.
+// `progress` hears each line as it is decided.
 Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
-                                          const std::function<void(const ProblemCheckLine&)>& progress = {});
+                                          const std::function<void(const ProblemCheckLine&)>& progress = {},
+                                          const std::vector<std::string>& only = {});
+
+// The files of `files` that `names` names, by file name or stem (03_tile64.cu or 03_tile64), in
+// the order of `files`: an author checks the sample they are writing without judging the rest.
+// A name that matches no file is bad input, and the message lists the samples there are.
+Expected<std::vector<std::string>> SelectSamples(const std::vector<std::string>& files,
+                                                 const std::vector<std::string>& names);
 
 // The sample files of `problem` for `device`: <samples>/*.cu, or <samples>/host/*.cc for the host
 // double, in name order.

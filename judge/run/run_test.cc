@@ -12,6 +12,7 @@
 #include "judge/measure/sample_stats.h"
 #include "judge/measure/timing_audit.h"
 #include "judge/problem/sample_header.h"
+#include "judge/run/check_problem.h"
 #include "judge/run/hidden_size.h"
 #include "judge/run/ladder.h"
 #include "judge/run/profile_run.h"
@@ -270,6 +271,19 @@ TEST(ProfileRun, LadderSaysWhatChangedBetweenRungs) {
   EXPECT_NE(out.str().find("  article: " + rungs[1].article), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("from 08_warp_shuffle: +latency_bound -same_address_atomics"), std::string::npos)
       << out.str();
+}
+
+TEST(CheckProblemSamples, SelectsByNameOrStemInTheFolderOrder) {
+  const std::vector<std::string> files = {"/p/00_naive.cu", "/p/02_fast.cu", "/p/90_zero_output.cu"};
+  auto picked = SelectSamples(files, {"90_zero_output", "00_naive.cu"});
+  ASSERT_TRUE(picked) << picked.error().message;
+  EXPECT_EQ(*picked, (std::vector<std::string>{"/p/00_naive.cu", "/p/90_zero_output.cu"}));
+  auto unknown = SelectSamples(files, {"02_fats"});
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().code, ErrorCode::kUsage);
+  EXPECT_NE(unknown.error().message.find("\"02_fats\""), std::string::npos) << unknown.error().message;
+  EXPECT_NE(unknown.error().message.find("00_naive.cu, 02_fast.cu, 90_zero_output.cu"), std::string::npos);
+  EXPECT_FALSE(SelectSamples(files, {"02"}));  // a prefix is not a name
 }
 
 }  // namespace

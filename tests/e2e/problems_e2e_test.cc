@@ -46,6 +46,27 @@ TEST(CheckProblem, FailsASampleWhoseHeaderLies) {
   EXPECT_EQ(CheckProblem("no_such_problem", Fixtures()).exit_code, 2);
 }
 
+// An author writing one sample checks it alone; the result says the check was not a full one,
+// and a misspelt name is bad input that lists the samples there are, before anything is judged.
+TEST(CheckProblem, SamplesNamesTheOnesToCheck) {
+  JudgeRun r = RunJudgeExactly({"check-problem", "compact", "--device", "host", "--root", Fixtures(), "-q", "--samples",
+                                "91_wrong_value,00_in_order"},
+                               600);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Has(r.output, "ok    sample 00_in_order.cc: AC (expected AC)")) << r.output;
+  EXPECT_TRUE(Has(r.output, "ok    sample 91_wrong_value.cc: WA (expected WA)")) << r.output;
+  EXPECT_FALSE(Has(r.output, "sample 01_reversed.cc:")) << r.output;
+  EXPECT_TRUE(Has(r.output, "2 left out by --samples, not checked: 01_reversed.cc, 90_drops_the_last.cc")) << r.output;
+  EXPECT_TRUE(Has(r.output, "; 2 sample(s) left out by --samples (not a full check)")) << r.output;
+  JudgeRun typo = RunJudgeExactly(
+      {"check-problem", "compact", "--device", "host", "--root", Fixtures(), "-q", "--samples", "00_in_ordr"});
+  EXPECT_EQ(typo.exit_code, 2) << typo.output;
+  EXPECT_TRUE(Has(typo.output, "--samples names \"00_in_ordr\"")) << typo.output;
+  EXPECT_TRUE(Has(typo.output, "00_in_order.cc, 01_reversed.cc, 90_drops_the_last.cc, 91_wrong_value.cc"))
+      << typo.output;
+  EXPECT_FALSE(Has(typo.output, "  ok    ")) << typo.output;  // no check was begun
+}
+
 // Found on the H200: check-problem stopped by a scheduler's timeout printed "result: ok" over the
 // samples it had reached. Interrupted during the first sample, the others are named as not checked.
 TEST(CheckProblem, AnInterruptedCheckDoesNotHoldTheSamplesItNeverReached) {
