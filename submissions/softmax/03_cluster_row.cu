@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: MIT
 // problem: softmax
 // expect: AC
-// One read of the input, whatever the row length. 02 reads a long row twice (statistics, then
-// output) and at 256 x 262144 the second read misses L2: three passes over DRAM where two are the
-// floor. Here every thread loads its share of a row into registers (8 float4s, 32 floats) once,
-// the row's maximum and sum are combined from them, and the output is computed from the same
-// registers. A row longer than one block holds (512 x 32 = 16384 floats) is split over a thread
-// block cluster (compute capability 9.0: up to 16 blocks scheduled together, each reading the
-// others' shared memory): each block reduces its part to a pair (m, s), the blocks exchange their
-// pairs through distributed shared memory, and each writes its part. Without clusters (an older
-// GPU), a block streams its whole row twice, as 02 does. Pairs merge as in 02: m = max(m1, m2),
-// s = s1 expf(m1 - m) + s2 expf(m2 - m).
-// Not yet measured: written without a GPU at hand (2026-12-02); its H200 figures go here.
+// One read of the input wherever a block, or a cluster of blocks, holds the row. 02 reads a long row twice (statistics,
+// then output) and at 256 x 262144 the second read misses L2: three passes over DRAM where two are the floor. Here
+// every thread loads its share of a row into registers (8 float4s, 32 floats) once, the row's maximum and sum are
+// combined from them, and the output is computed from the same registers. A row longer than one block holds (512 x 32 =
+// 16384 floats) is split over a thread block cluster (compute capability 9.0: up to 16 blocks scheduled together, each
+// reading the others' shared memory): each block reduces its part to a pair (m, s), the blocks exchange their pairs
+// through distributed shared memory, and each writes its part. Where a part outgrows the registers (no clusters on an
+// older GPU, or smaller ones), its block reads it twice, as 02 does. Pairs merge as in 02: m = max(m1, m2), s = s1
+// expf(m1 - m) + s2 expf(m2 - m). Not yet measured: written without a GPU at hand (2026-12-02); its H200 figures go
+// here.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -53,19 +52,35 @@ __device__ Stat BlockMerge(Stat t, Stat* scratch) {
   return t;
 }
 
-// Elements [begin, end) of a row as tiles of THREADS * 32: element k of thread t's share of the
-// tile at t0 is t0 + 4 * (t + (k / 4) * THREADS) + k % 4 (float4 k / 4, lane k % 4).
+// Elements [begin, end) of a row as tiles of THREADS * 32, 32 elements a thread. Element k of
+// thread t's share of the tile at t0: with float4s (vec), lane k % 4 of the thread's float4 k / 4,
+// t0 + 4 * (t + (k / 4) * THREADS) + k % 4; one float at a time (rows not on 16-byte boundaries),
+// t0 + t + k * THREADS, so a warp still reads 128 contiguous bytes at a time.
 template <int THREADS>
-__device__ __forceinline__ void LoadTile(const float* x, int t0, int end, bool vec, float (&v)[4 * kVecs]) {
+__device__ __forceinline__ int Index(int t0, bool vec, int k) {
+  return vec ? t0 + 4 * (int(threadIdx.x) + (k / 4) * THREADS) + k % 4 : t0 + int(threadIdx.x) + k * THREADS;
+}
+
+// `last` says whether this is the input's last read: streamed past L2 (__ldcs) if so, kept there
+// (__ldg) for the second read of a part too long for the registers.
+template <int THREADS>
+__device__ __forceinline__ void LoadTile(const float* x, int t0, int end, bool vec, bool last, float (&v)[4 * kVecs]) {
+  if (vec) {  // end is a multiple of 4 too: a float4 is all in or all out
 #pragma unroll
-  for (int q = 0; q < kVecs; ++q) {
-    const int i = t0 + 4 * (int(threadIdx.x) + q * THREADS);
-    if (vec && i + 3 < end) {
-      const float4 f = __ldcs(reinterpret_cast<const float4*>(x + i));
+    for (int q = 0; q < kVecs; ++q) {
+      const int i = Index<THREADS>(t0, true, 4 * q);
+      float4 f = make_float4(kNegBig, kNegBig, kNegBig, kNegBig);
+      if (i < end) {
+        const float4* p = reinterpret_cast<const float4*>(x + i);
+        f = last ? __ldcs(p) : __ldg(p);
+      }
       v[4 * q] = f.x, v[4 * q + 1] = f.y, v[4 * q + 2] = f.z, v[4 * q + 3] = f.w;
-    } else {
+    }
+  } else {
 #pragma unroll
-      for (int c = 0; c < 4; ++c) v[4 * q + c] = i + c < end ? __ldcs(x + i + c) : kNegBig;
+    for (int k = 0; k < 4 * kVecs; ++k) {
+      const int i = Index<THREADS>(t0, false, k);
+      v[k] = i < end ? (last ? __ldcs(x + i) : __ldg(x + i)) : kNegBig;
     }
   }
 }
@@ -85,17 +100,20 @@ __device__ __forceinline__ Stat TileStat(const float (&v)[4 * kVecs]) {
 template <int THREADS>
 __device__ __forceinline__ void StoreTile(float* y, int t0, int end, bool vec, const float (&v)[4 * kVecs], Stat row) {
   const float inv = 1.0f / row.s;
+  if (vec) {
 #pragma unroll
-  for (int q = 0; q < kVecs; ++q) {
-    const int i = t0 + 4 * (int(threadIdx.x) + q * THREADS);
-    if (vec && i + 3 < end) {
-      __stcs(reinterpret_cast<float4*>(y + i),
-             make_float4(expf(v[4 * q] - row.m) * inv, expf(v[4 * q + 1] - row.m) * inv,
-                         expf(v[4 * q + 2] - row.m) * inv, expf(v[4 * q + 3] - row.m) * inv));
-    } else {
+    for (int q = 0; q < kVecs; ++q) {
+      const int i = Index<THREADS>(t0, true, 4 * q);
+      if (i < end)
+        __stcs(reinterpret_cast<float4*>(y + i),
+               make_float4(expf(v[4 * q] - row.m) * inv, expf(v[4 * q + 1] - row.m) * inv,
+                           expf(v[4 * q + 2] - row.m) * inv, expf(v[4 * q + 3] - row.m) * inv));
+    }
+  } else {
 #pragma unroll
-      for (int c = 0; c < 4; ++c)
-        if (i + c < end) y[i + c] = expf(v[4 * q + c] - row.m) * inv;
+    for (int k = 0; k < 4 * kVecs; ++k) {
+      const int i = Index<THREADS>(t0, false, k);
+      if (i < end) y[i] = expf(v[k] - row.m) * inv;
     }
   }
 }
@@ -106,7 +124,6 @@ template <int THREADS>
 __global__ void __launch_bounds__(THREADS, 1024 / THREADS)
     SoftmaxRows(const float* __restrict__ input, float* __restrict__ output, int cols, int parts, bool vec) {
   __shared__ Stat scratch[THREADS / 32];
-  __shared__ Stat block_stat;  // what the other blocks of the cluster read
   const int row = blockIdx.x / parts, part = blockIdx.x % parts;
   const int chunk = ((cols + parts - 1) / parts + 3) & ~3;  // a multiple of 4: float4s stay aligned
   const int begin = min(cols, part * chunk), end = min(cols, begin + chunk);
@@ -116,12 +133,14 @@ __global__ void __launch_bounds__(THREADS, 1024 / THREADS)
 
   float v[4 * kVecs];
   Stat t{kNegBig, 0.0f};
-  for (int t0 = begin; t0 < end; t0 += kTile) {  // one tile, unless the row outgrows the registers
-    LoadTile<THREADS>(x, t0, end, vec, v);
+  const bool held = end - begin <= kTile;        // the part fits the registers: read once
+  for (int t0 = begin; t0 < end; t0 += kTile) {  // else tile by tile, and again below
+    LoadTile<THREADS>(x, t0, end, vec, held, v);
     t = Merge(t, TileStat<THREADS>(v));
   }
   Stat row_stat = BlockMerge<THREADS>(t, scratch);
 #if __CUDA_ARCH__ >= 900
+  __shared__ Stat block_stat;  // what the other blocks of the cluster read
   if (parts > 1) {
     cg::cluster_group cluster = cg::this_cluster();
     if (threadIdx.x == 0) block_stat = row_stat;
@@ -131,28 +150,31 @@ __global__ void __launch_bounds__(THREADS, 1024 / THREADS)
     row_stat = all;
     cluster.sync();  // no block leaves while another still reads its shared memory
   }
+#else
+  if (parts > 1) __trap();  // the host launched a cluster this device code cannot exchange in
 #endif
-  if (end - begin <= kTile) {
+  if (held) {
     if (begin < end) StoreTile<THREADS>(y, begin, end, vec, v, row_stat);
     return;
   }
-  for (int t0 = begin; t0 < end; t0 += kTile) {  // no cluster: the second read, as in 02
-    LoadTile<THREADS>(x, t0, end, vec, v);
+  for (int t0 = begin; t0 < end; t0 += kTile) {  // the second read, mostly from L2, as in 02
+    LoadTile<THREADS>(x, t0, end, vec, true, v);
     StoreTile<THREADS>(y, t0, end, vec, v, row_stat);
   }
 }
 
 constexpr int kHeld = 512 * 4 * kVecs;  // 16384 floats: what a block of 512 threads holds
 
-// The most blocks a cluster of SoftmaxRows<512> may have on this GPU: 16, 8, ..., or 1 where there
-// are no clusters (before compute capability 9.0, or device code built for an older GPU, which
-// would not exchange the pairs).
+// The most blocks a cluster of SoftmaxRows<512> may have on this GPU: 16, 8, 4, 2, or 1 where
+// there are no clusters (before compute capability 9.0, or device code compiled from an older
+// virtual architecture, whose kernel has no exchange: ptxVersion, not binaryVersion, which PTX
+// compiled at load time would show as the GPU's own).
 int LargestCluster() {
   int device = 0, supported = 0;
   cudaFuncAttributes code = {};
   if (cudaGetDevice(&device) != cudaSuccess ||
       cudaDeviceGetAttribute(&supported, cudaDevAttrClusterLaunch, device) != cudaSuccess || !supported ||
-      cudaFuncGetAttributes(&code, SoftmaxRows<512>) != cudaSuccess || code.binaryVersion < 90)
+      cudaFuncGetAttributes(&code, SoftmaxRows<512>) != cudaSuccess || code.ptxVersion < 90)
     return 1;
   cudaFuncSetAttribute(SoftmaxRows<512>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
   for (int size = kMaxCluster; size > 1; size /= 2) {
@@ -190,7 +212,8 @@ extern "C" void solve(const float* input, float* output, int rows, int cols) {
     return size;
   }();
   const int want = (cols + kHeld - 1) / kHeld;
-  const int parts = want < largest ? want : largest;
+  int parts = 1;
+  while (parts < want && parts < largest) parts *= 2;  // a size LargestCluster found schedulable
   if (parts == 1) {
     SoftmaxRows<512><<<rows, 512>>>(input, output, cols, 1, vec);
     return;
@@ -205,5 +228,8 @@ extern "C" void solve(const float* input, float* output, int rows, int cols) {
   cluster[0].val.clusterDim.z = 1;
   config.attrs = cluster;
   config.numAttrs = 1;
-  cudaLaunchKernelEx(&config, SoftmaxRows<512>, input, output, cols, parts, vec);
+  if (cudaLaunchKernelEx(&config, SoftmaxRows<512>, input, output, cols, parts, vec) != cudaSuccess) {
+    cudaGetLastError();  // refused (a GPU shared under MPS or MIG may run smaller clusters): no cluster
+    SoftmaxRows<512><<<rows, 512>>>(input, output, cols, 1, vec);
+  }
 }
