@@ -6,7 +6,7 @@
 // many DRAM pages per byte on both sides; and each thread has 16 loads in flight instead of 4.
 // A warp reads a tile row as two coalesced halves (lanes take columns l and l + 32) and writes an
 // output row the same way; with one float of padding (64 x 65), both the row-wise stores into the
-// tile and the column-wise loads out of it fall in 32 distinct banks. 256 threads per tile, 16.6
+// tile and the column-wise loads out of it fall in 32 distinct banks. 256 threads per tile, 16.25
 // KiB of shared memory. Not yet measured: written without a GPU at hand (2026-12-02); its H200
 // figures go here.
 #include <cuda_runtime.h>
