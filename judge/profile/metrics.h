@@ -3,8 +3,9 @@
 // The fixed set of Nsight Compute metrics the judge reads per kernel of solve(), and the facts from
 // outside ncu that the diagnosis needs (judge/profile/rules.h). One table, kMetricTable, names every
 // metric once: it builds ncu's --metrics argument and maps the CSV's columns back to fields, so the
-// two cannot drift apart. Every metric is optional: an older ncu, another GPU or a replay that
-// failed gives "n/a", and a rule that lacks its inputs says nothing.
+// two cannot drift apart. Every value is optional: a replay that failed or a kernel a metric does
+// not apply to gives "n/a" or no column, and a rule that lacks its inputs says nothing. (A metric
+// name ncu does not know may fail the whole run instead: docs/PROFILE.md.)
 #include <array>
 #include <cstdint>
 #include <optional>

@@ -41,19 +41,27 @@ std::optional<double> ParseNumber(std::string_view s) {
   return v;
 }
 
-// The factor from one side of a unit ("Mbyte", "usecond") to the judge's base: bytes and counts as
-// they are, times in nanoseconds. `per`: the unit is a denominator (".../usecond"), so the factor is
-// to "per second" instead.
+// Seconds in a time unit, long ("usecond", as older Nsight Compute printed) or short ("us", as the
+// H200's ncu 2025 prints "ns"); 0 when `unit` is not a time.
+double SecondsIn(std::string_view unit) {
+  if (EndsWith(unit, "second"))
+    unit = unit.substr(0, unit.size() - 6);
+  else if (EndsWith(unit, "s") && unit.size() <= 2)
+    unit.remove_suffix(1);
+  else
+    return 0;
+  return unit.empty() ? 1 : unit == "m" ? 1e-3 : unit == "u" ? 1e-6 : unit == "n" ? 1e-9 : 0;
+}
+
+// The factor from one side of a unit ("Mbyte", "us", "KB") to the judge's base: bytes and counts
+// as they are, times in nanoseconds. `per`: the unit is a denominator (".../usecond"), so the factor
+// is to "per second" instead. The H200's ncu prints base units (ns, byte, byte/s, hz); a scaled
+// form (another version, or a config file asking for it) must not be off by a thousand.
 double UnitScale(std::string_view unit, bool per) {
-  if (EndsWith(unit, "second")) {
-    std::string_view prefix = unit.substr(0, unit.size() - 6);
-    double seconds = prefix.empty() ? 1 : prefix == "m" ? 1e-3 : prefix == "u" ? 1e-6 : prefix == "n" ? 1e-9 : 0;
-    if (seconds == 0) return 1;  // an unknown prefix: left as it came
-    return per ? 1 / seconds : seconds * 1e9;
-  }
-  // Nsight's base units are lower case (byte, cycle, inst, sector, warp ...): an upper-case first
-  // letter before one is an SI prefix (decimal: a Kbyte is 1000 bytes).
-  if (unit.size() >= 2 && unit[1] >= 'a' && unit[1] <= 'z') {
+  if (double seconds = SecondsIn(unit); seconds > 0) return per ? 1 / seconds : seconds * 1e9;
+  // Nsight's base units are lower case (byte, cycle, inst, sector, warp, hz ...): an upper-case
+  // first letter before one, or before "B" (KB, MB), is an SI prefix (decimal: a Kbyte is 1000 bytes).
+  if (unit.size() >= 2 && ((unit[1] >= 'a' && unit[1] <= 'z') || unit.substr(1) == "B")) {
     switch (unit[0]) {
       case 'K': return per ? 1e-3 : 1e3;
       case 'M': return per ? 1e-6 : 1e6;
@@ -137,12 +145,34 @@ std::vector<std::string> ReadCsvRecord(std::string_view text, size_t& pos) {
   return cells;
 }
 
-bool SaysCountersRestricted(std::string_view text) { return text.find("ERR_NVGPUCTRPERM") != std::string_view::npos; }
+bool SaysCountersRestricted(std::string_view text) {
+  // Only ncu's own lines (==ERROR== ...) count: a kernel's name is the submission's to choose.
+  for (size_t pos = 0; pos < text.size();) {
+    size_t end = text.find('\n', pos);
+    std::string_view line = text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+    if (line.starts_with("==") && line.find("ERR_NVGPUCTRPERM") != std::string_view::npos) return true;
+    if (end == std::string_view::npos) break;
+    pos = end + 1;
+  }
+  return false;
+}
+
+std::optional<bool> CountersAdminOnly(std::string_view nvidia_params) {
+  constexpr std::string_view kKey = "RmProfilingAdminOnly:";
+  size_t at = nvidia_params.find(kKey);
+  if (at == std::string_view::npos || (at > 0 && nvidia_params[at - 1] != '\n')) return std::nullopt;
+  std::string_view rest = Trim(nvidia_params.substr(at + kKey.size(), nvidia_params.find('\n', at) - at - kKey.size()));
+  if (rest == "1") return true;
+  if (rest == "0") return false;
+  return std::nullopt;
+}
 
 std::string CountersRestrictedAdvice() {
   return "the GPU's performance counters are restricted to administrators (ERR_NVGPUCTRPERM), so Nsight "
-         "Compute measured nothing; the verdict is unaffected. To allow them: run the judge as root (or with "
-         "CAP_SYS_ADMIN), or have an administrator set the driver option `options nvidia "
+         "Compute measured nothing; the verdict is unaffected. To allow them: run the judge as root (its "
+         "profiled worker then keeps root where the driver restricts the counters; "
+         "JUDGE_SANITIZER_SKIP=network_namespace,unprivileged forces it), or have an administrator set the driver "
+         "option `options nvidia "
          "NVreg_RestrictProfilingToAdminUsers=0` (in /etc/modprobe.d/, then reload the driver or reboot). On "
          "cloud GPUs and course clusters only the administrator can; see docs/PROFILE.md";
 }

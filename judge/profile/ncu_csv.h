@@ -43,6 +43,9 @@ std::vector<std::string> ReadCsvRecord(std::string_view text, size_t& pos);
 
 // Whether ncu's text says the counters are restricted (ERR_NVGPUCTRPERM), and the advice to give.
 bool SaysCountersRestricted(std::string_view text);
+// Whether the driver lets only administrators read the performance counters, from the text of
+// /proc/driver/nvidia/params ("RmProfilingAdminOnly: 1", the default); nullopt where it does not say.
+std::optional<bool> CountersAdminOnly(std::string_view nvidia_params);
 std::string CountersRestrictedAdvice();
 
 }  // namespace judge::profile

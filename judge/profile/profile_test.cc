@@ -3,6 +3,8 @@
 // on metric sets Nsight Compute recorded on an H200 (testdata/h200/, scripts/bench/ncu-record.sh).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <set>
 #include <string>
@@ -65,6 +67,17 @@ TEST(NcuCsv, UnitsAreNormalized) {
   EXPECT_DOUBLE_EQ(*ParseMetricValue("2", "second"), 2e9);
   EXPECT_DOUBLE_EQ(*ParseMetricValue("4.5", "Tbyte/second"), 4.5e12);
   EXPECT_DOUBLE_EQ(*ParseMetricValue("3", "byte/usecond"), 3e6);
+  // The H200's ncu prints base units, short (ns, byte/s, hz); scaled short forms count too.
+  EXPECT_DOUBLE_EQ(*ParseMetricValue("7,370,000", "ns"), 7.37e6);
+  EXPECT_DOUBLE_EQ(*ParseMetricValue("17.5", "us"), 17500);
+  EXPECT_DOUBLE_EQ(*ParseMetricValue("7.37", "ms"), 7.37e6);
+  EXPECT_DOUBLE_EQ(*ParseMetricValue("2", "s"), 2e9);
+  EXPECT_DOUBLE_EQ(*ParseMetricValue("4.4e12", "byte/s"), 4.4e12);
+  EXPECT_DOUBLE_EQ(*ParseMetricValue("4.4", "TB/s"), 4.4e12);
+  EXPECT_DOUBLE_EQ(*ParseMetricValue("64", "KB"), 64e3);
+  EXPECT_DOUBLE_EQ(*ParseMetricValue("1.98", "Ghz"), 1.98e9);
+  EXPECT_DOUBLE_EQ(*ParseMetricValue("3", "sector"), 3);  // a base unit, whatever its letters
+  EXPECT_DOUBLE_EQ(*ParseMetricValue("12", "SM"), 12);
   EXPECT_DOUBLE_EQ(*ParseMetricValue("87.5", "%"), 87.5);
   EXPECT_DOUBLE_EQ(*ParseMetricValue("12", "Kinst"), 12000);
   EXPECT_DOUBLE_EQ(*ParseMetricValue("31.9", "register/thread"), 31.9);
@@ -136,6 +149,16 @@ TEST(NcuCsv, CountersRestricted) {
   EXPECT_TRUE(out.kernels.empty());
   ASSERT_EQ(out.errors.size(), 1u);
   EXPECT_NE(CountersRestrictedAdvice().find("NVreg_RestrictProfilingToAdminUsers=0"), std::string::npos);
+  // A kernel may be named anything: only ncu's own lines say the counters were refused.
+  EXPECT_FALSE(SaysCountersRestricted("\"ID\",\"Kernel Name\"\n\"0\",\"ERR_NVGPUCTRPERM_kernel\"\n"));
+}
+
+TEST(NcuCsv, CountersAdminOnlyIsReadFromTheDriversParameters) {
+  const std::string params = "ResmanDebugLevel: 4294967295\nRmProfilingAdminOnly: 1\nEnableMSI: 1\n";
+  EXPECT_EQ(CountersAdminOnly(params), true);
+  EXPECT_EQ(CountersAdminOnly("RmProfilingAdminOnly: 0\n"), false);
+  EXPECT_EQ(CountersAdminOnly(""), std::nullopt);  // no driver, or a container that hides the file
+  EXPECT_EQ(CountersAdminOnly("XRmProfilingAdminOnly: 0\n"), std::nullopt);
 }
 
 TEST(NcuCsv, GarbageNeverCrashesAndIsBounded) {
@@ -262,6 +285,31 @@ TEST(ProfileRecorded, FewerBlocksLeaveTheAtomicsBehind) {
     EXPECT_FALSE(r.Has("divergent"));
     EXPECT_FALSE(r.Has("too_small_grid"));
   }
+}
+
+// A kernel launched in a loop is diagnosed once, by the time of all its launches: 20 launches of
+// reduction 06's kernel at ~5% each are most of solve(), though none alone passes the 10% bar.
+TEST(ProfileRecorded, AKernelLaunchedManyTimesIsDiagnosedOnceByItsTotalTime) {
+  const KernelMetrics atomics = Load("reduction-06_warp_unroll").kernels.at(0);
+  KernelMetrics big = Load("block_sums-08_warp_per_group").kernels.at(0);
+  big.duration_ns = 20 * *atomics.duration_ns * 0.3;  // 30% of solve() against the loop's 70%
+  std::vector<KernelMetrics> kernels = {big};
+  for (int i = 0; i < 20; ++i) kernels.push_back(atomics);
+  Diagnosis d = Diagnose(kernels, {}, kH200, kReductionWork);
+  EXPECT_EQ(std::count_if(d.findings.begin(), d.findings.end(),
+                          [](const Finding& f) { return f.code == "same_address_atomics"; }),
+            1);
+  EXPECT_EQ(d.findings.front().code, "same_address_atomics");
+  EXPECT_EQ(d.launches, 21);
+}
+
+// Without durations the shares are unknown: every kernel is diagnosed, not none ("nothing stood
+// out" would read as a clean bill).
+TEST(ProfileRecorded, UnknownDurationsStillGetADiagnosis) {
+  std::vector<KernelMetrics> kernels = Load("reduction-03_interleaved").kernels;
+  for (auto& k : kernels) k.duration_ns.reset();
+  Diagnosis d = Diagnose(kernels, {}, kH200, kReductionWork);
+  EXPECT_TRUE(HasFinding(d, "bank_conflicts"));
 }
 
 TEST(ProfileRecorded, SerialReductionIsOneThreadOnAnIdleGpu) {

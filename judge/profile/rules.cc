@@ -2,6 +2,7 @@
 #include "judge/profile/rules.h"
 
 #include <algorithm>
+#include <map>
 
 #include <spdlog/fmt/fmt.h>
 
@@ -123,7 +124,7 @@ void Divergence(const KernelMetrics& k, const Thresholds& t, std::vector<Finding
   const bool branches = k.threads_per_warp_inst && *k.threads_per_warp_inst < t.divergent_threads;
   const bool predicated = k.pred_on_threads_per_warp_inst && *k.pred_on_threads_per_warp_inst < t.active_lanes;
   if (!branches && !predicated) return;
-  const double active = k.pred_on_threads_per_warp_inst.value_or(*k.threads_per_warp_inst);
+  const double active = k.pred_on_threads_per_warp_inst ? *k.pred_on_threads_per_warp_inst : *k.threads_per_warp_inst;
   std::vector<FindingNumber> numbers;
   if (k.threads_per_warp_inst) numbers.push_back({"threads_per_warp_inst", *k.threads_per_warp_inst, ""});
   if (k.pred_on_threads_per_warp_inst)
@@ -282,11 +283,21 @@ Diagnosis Diagnose(const std::vector<KernelMetrics>& kernels, const SolveFacts& 
     dram_known &= b.has_value();
     dram_bytes += b.value_or(0);
   }
+  // A kernel launched many times (a loop of passes) is diagnosed once, on its longest launch, with
+  // the share of all its launches: twenty launches at 5% each are the whole time. Without durations
+  // the shares are unknown, and every kernel is diagnosed rather than none.
+  std::map<std::string, std::pair<double, const KernelMetrics*>> by_name;  // total ns, longest launch
+  for (const auto& k : kernels) {
+    auto& [total, longest] = by_name[k.name];
+    total += k.duration_ns.value_or(0);
+    if (!longest || k.duration_ns.value_or(0) > longest->duration_ns.value_or(0)) longest = &k;
+  }
   std::vector<std::pair<double, Finding>> ranked;  // (kernel time, finding)
   for (const auto& k : kernels) {
-    const double ns = k.duration_ns.value_or(0);
-    const double share = d.kernel_ns > 0 ? ns / d.kernel_ns : 0;
-    for (auto& f : DiagnoseKernel(k, share, gpu, work, t)) ranked.emplace_back(ns, std::move(f));
+    const auto& [total, longest] = by_name[k.name];
+    if (longest != &k) continue;
+    const double share = d.kernel_ns > 0 && k.duration_ns ? total / d.kernel_ns : 1.0;
+    for (auto& f : DiagnoseKernel(k, share, gpu, work, t)) ranked.emplace_back(total, std::move(f));
   }
   if (solve.solve_ms) {
     const double solve_ns = *solve.solve_ms * 1e6;
