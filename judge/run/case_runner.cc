@@ -187,7 +187,7 @@ WorkerRecipe CaseRunner::Recipe() const {
   // H200, docs/results/h200-2026-12-01-sanitizer-sandbox.md); $JUDGE_SANITIZER_SKIP overrides the
   // list, for finding what a given machine's tool needs.
   if (!config_.wrapper.empty()) {
-    policy.skip = LayersFromEnvironment("JUDGE_SANITIZER_SKIP").value_or(std::vector<std::string>{"network_namespace"});
+    policy.skip = LayersFromEnvironment("JUDGE_SANITIZER_SKIP").value_or(config_.wrapper_skip);
   }
   for (const auto& layer : SandboxSkipFromEnvironment()) policy.skip.push_back(layer);
   r.init = InitMessage{config_.device_kind, config_.flush, policy};

@@ -31,7 +31,11 @@ struct CaseRunnerConfig {
   Ceilings ceilings;                               // this GPU's, for the roofline figures
   std::string plausible_basis;                     // where that bound comes from, for the flag's text
   bool sandbox = true;
-  std::vector<std::string> wrapper;    // runs the worker under this (compute-sanitizer ...)
+  std::vector<std::string> wrapper;  // runs the worker under this (compute-sanitizer ...)
+  // The sandbox layers a wrapped worker leaves out, unless $JUDGE_SANITIZER_SKIP names others: the
+  // tool's injected library reports to its front end through a socket in the front end's network
+  // namespace. The profiler may leave out more (ProfilerSkippedLayers).
+  std::vector<std::string> wrapper_skip = {"network_namespace"};
   bool single_call = false;            // one call per case, no timing (sanitizer runs)
   bool profile = false;                // that call inside the profiler's range (judge profile)
   double finish_grace_seconds = 2;     // how long a finished worker may take to exit

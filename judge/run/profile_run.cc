@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "judge/profile/metrics.h"
+#include "judge/profile/ncu_csv.h"
 #include "judge/util/fs.h"
 #include "judge/util/subprocess.h"
 
@@ -42,6 +43,12 @@ std::vector<std::string> NcuWrapper(const std::string& ncu, const std::string& l
           "--page",     "raw",
           "--metrics",  profile::MetricsArgument(),
           "--log-file", log_path};
+}
+
+std::vector<std::string> ProfilerSkippedLayers(std::optional<bool> admin_only, bool judge_is_root) {
+  std::vector<std::string> skip = {"network_namespace"};
+  if (judge_is_root && admin_only.value_or(true)) skip.push_back("unprivileged");
+  return skip;
 }
 
 profile::GpuFacts GpuFactsOf(const RunReport& report) {
@@ -117,6 +124,9 @@ profile::CaseProfile ProfileCase(const Problem& problem, const CaseRunnerConfig&
   const std::string log_path = *dir + "/ncu.csv";
   CaseRunnerConfig config = base;
   config.wrapper = NcuWrapper(ncu, log_path);
+  config.wrapper_skip = ProfilerSkippedLayers(
+      profile::CountersAdminOnly(ReadFile("/proc/driver/nvidia/params", 1 << 16).value_or(std::string())),
+      ::geteuid() == 0);
   config.single_call = true;
   config.profile = true;
   config.ahead = nullptr;  // a profiled worker takes seconds to start: none is started on spec
@@ -134,8 +144,8 @@ profile::CaseProfile ProfileCase(const Problem& problem, const CaseRunnerConfig&
   profile::CaseProfile p =
       profile::ProfileFromNcu(log, SolveFactsOf(judged), GpuFactsOf(report), WorkFactsOf(problem, c.spec.scalars));
   if (p.status == profile::ProfileStatus::kFailed && profiled.verdict != Verdict::kAccepted)
-    p.message += "; the profiled call ended " + std::string(VerdictShort(profiled.verdict)) +
-                 (profiled.detail.empty() ? "" : ": " + profiled.detail);
+    p.message += "; the call under the profiler (not judged: the verdict stands) ended " +
+                 std::string(VerdictShort(profiled.verdict)) + (profiled.detail.empty() ? "" : ": " + profiled.detail);
   return finish(p);
 }
 

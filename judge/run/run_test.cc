@@ -273,6 +273,14 @@ TEST(ProfileRun, LadderSaysWhatChangedBetweenRungs) {
       << out.str();
 }
 
+TEST(ProfileRun, AProfiledWorkerKeepsRootOnlyWhereTheCountersNeedIt) {
+  using Layers = std::vector<std::string>;
+  EXPECT_EQ(ProfilerSkippedLayers(true, true), (Layers{"network_namespace", "unprivileged"}));
+  EXPECT_EQ(ProfilerSkippedLayers(std::nullopt, true), (Layers{"network_namespace", "unprivileged"}));  // the default
+  EXPECT_EQ(ProfilerSkippedLayers(false, true), (Layers{"network_namespace"}));  // open counters: nobody
+  EXPECT_EQ(ProfilerSkippedLayers(true, false), (Layers{"network_namespace"}));  // no root to keep
+}
+
 TEST(CheckProblemSamples, SelectsByNameOrStemInTheFolderOrder) {
   const std::vector<std::string> files = {"/p/00_naive.cu", "/p/02_fast.cu", "/p/90_zero_output.cu"};
   auto picked = SelectSamples(files, {"90_zero_output", "00_naive.cu"});
