@@ -179,6 +179,7 @@ WorkerRecipe CaseRunner::Recipe() const {
                           config_.interrupted,
                           size_t(problem_.limits.output_kb * 1024),
                           uint64_t(problem_.limits.host_memory_mb * 1024 * 1024)};
+  r.limits.watch_descendants = !config_.wrapper.empty();  // the worker is the tool's child
   SandboxPolicy policy;
   policy.enabled = config_.sandbox;
   // compute-sanitizer injects its own library into the worker, which reports to the tool's front

@@ -56,6 +56,7 @@ std::string WorkerRecipe::Key() const {
             {"blob", limits.max_blob_bytes},
             {"output_limit", limits.output_limit_bytes},
             {"memory", limits.memory_limit_bytes},
+            {"watch_descendants", limits.watch_descendants},
             {"nobody", chown_to_nobody}};
   return k.dump();
 }

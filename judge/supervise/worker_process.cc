@@ -13,7 +13,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <thread>
+#include <vector>
 
 namespace judge {
 namespace {
@@ -99,6 +101,7 @@ Expected<std::unique_ptr<WorkerProcess>> WorkerProcess::Spawn(const WorkerLaunch
   w->interrupted_ = launch.interrupted;
   w->output_limit_ = launch.output_limit_bytes;
   w->memory_limit_ = launch.memory_limit_bytes;
+  w->watch_descendants_ = launch.watch_descendants;
   w->decoder_ = std::make_unique<FrameDecoder>(launch.max_blob_bytes);
   return w;
 }
@@ -193,18 +196,54 @@ WorkerEvent WorkerProcess::Reap(double wait_seconds) {
   return ev;
 }
 
-// The worker's resident set (VmRSS), polled while waiting: an address-space rlimit would break
-// CUDA, which reserves huge virtual ranges, so memory is watched instead of capped.
-uint64_t WorkerProcess::ResidentBytes() {
+namespace {
+
+uint64_t ResidentBytesOf(pid_t pid) {
   char path[64];
-  std::snprintf(path, sizeof path, "/proc/%d/statm", int(pid_));
+  std::snprintf(path, sizeof path, "/proc/%d/statm", int(pid));
   FILE* f = std::fopen(path, "r");
   if (!f) return 0;
   unsigned long long pages_total = 0, pages_resident = 0;
   int n = std::fscanf(f, "%llu %llu", &pages_total, &pages_resident);
   std::fclose(f);
   if (n != 2) return 0;
-  uint64_t bytes = uint64_t(pages_resident) * uint64_t(::sysconf(_SC_PAGESIZE));
+  return uint64_t(pages_resident) * uint64_t(::sysconf(_SC_PAGESIZE));
+}
+
+// The children of every thread of `pid` (/proc/PID/task/TID/children), appended to `out`.
+void ChildrenOf(pid_t pid, std::vector<pid_t>& out) {
+  char dir[64];
+  std::snprintf(dir, sizeof dir, "/proc/%d/task", int(pid));
+  std::error_code ec;
+  for (const auto& task : std::filesystem::directory_iterator(dir, ec)) {
+    FILE* f = std::fopen((task.path() / "children").c_str(), "r");
+    if (!f) continue;
+    for (int child = 0; std::fscanf(f, "%d", &child) == 1;) out.push_back(pid_t(child));
+    std::fclose(f);
+  }
+}
+
+// A tool's process tree is small (its front end, the worker); a bound keeps a fork bomb cheap to
+// look at (the rlimit on processes stops it anyway).
+constexpr size_t kMaxWatchedProcesses = 64;
+
+}  // namespace
+
+// The worker's resident set (VmRSS), polled while waiting: an address-space rlimit would break
+// CUDA, which reserves huge virtual ranges, so memory is watched instead of capped. Under a tool,
+// the tool and all its descendants.
+uint64_t WorkerProcess::ResidentBytes() {
+  uint64_t bytes = ResidentBytesOf(pid_);
+  if (watch_descendants_) {
+    std::vector<pid_t> todo;
+    ChildrenOf(pid_, todo);
+    for (size_t seen = 1; !todo.empty() && seen < kMaxWatchedProcesses; ++seen) {
+      const pid_t p = todo.back();
+      todo.pop_back();
+      bytes += ResidentBytesOf(p);
+      ChildrenOf(p, todo);
+    }
+  }
   peak_rss_ = std::max(peak_rss_, bytes);
   return bytes;
 }

@@ -33,6 +33,9 @@ struct WorkerLaunch {
   const std::atomic<bool>* interrupted = nullptr;  // Next() returns kInterrupted once set
   size_t output_limit_bytes = 0;                   // stdout+stderr beyond this: kOutputLimit (0: none)
   uint64_t memory_limit_bytes = 0;                 // resident memory beyond this: kMemoryLimit (0: none)
+  // argv[0] is a tool (ncu, compute-sanitizer) that runs the worker as its child: the resident sets
+  // of the process and all its descendants count together, or the worker would go unwatched.
+  bool watch_descendants = false;
 };
 
 struct WorkerEvent {
@@ -107,6 +110,7 @@ class WorkerProcess {
   const std::atomic<bool>* interrupted_ = nullptr;
   size_t output_limit_ = 0;
   uint64_t memory_limit_ = 0;
+  bool watch_descendants_ = false;
   uint64_t peak_rss_ = 0;
   std::unique_ptr<FrameDecoder> decoder_;
   std::chrono::steady_clock::time_point next_memory_check_{};

@@ -40,6 +40,27 @@ TEST(WorkerProcess, SpawnReturnsOnceTheChildIsNoLongerTheJudge) {
   }
 }
 
+// Under ncu or compute-sanitizer the worker is the tool's child: watched alone, the tool's process
+// would hide it, and a profiled call could take all of the host's memory.
+TEST(WorkerProcess, UnderAToolTheWorkersMemoryCountsToo) {
+  // A shell that stays (`; :`) as a tool does, its child holding 256 MiB it has written.
+  const std::vector<std::string> tool = {"/bin/sh", "-c",
+                                         "python3 -c 'import time; b = b\"x\" * (256 << 20); time.sleep(10)'; :"};
+  WorkerLaunch launch{tool};
+  launch.memory_limit_bytes = 128u << 20;
+  launch.watch_descendants = true;
+  auto watched = WorkerProcess::Spawn(launch);
+  ASSERT_TRUE(watched) << watched.error().message;
+  EXPECT_EQ((*watched)->Next(8).kind, WorkerEvent::Kind::kMemoryLimit);
+  EXPECT_GT((*watched)->peak_rss_bytes(), uint64_t(128) << 20);  // caught while it grows
+  (*watched)->Kill();
+  launch.watch_descendants = false;  // the shell alone stays far under the limit
+  auto unwatched = WorkerProcess::Spawn(launch);
+  ASSERT_TRUE(unwatched) << unwatched.error().message;
+  EXPECT_EQ((*unwatched)->Next(3).kind, WorkerEvent::Kind::kTimeout);
+  (*unwatched)->Kill();
+}
+
 class WorkerAheadTest : public ::testing::Test {
  protected:
   void SetUp() override {  // the worker folders land in a folder of the test's own
