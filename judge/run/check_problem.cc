@@ -2,6 +2,7 @@
 #include "judge/run/check_problem.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -323,8 +324,18 @@ Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
       auto bytes = problem->MinimumBytes(c.scalars);
       return !bytes || *bytes > kHostCaseBytes;
     });
-  add(Generators(*problem, checked));
-  add(References(*problem, checked, base.cache_dir));
+  // The judge's own time on a problem (inputs made twice, the reference built and run twice and in
+  // long double) is said beside each check: on a large 2-D problem it is most of a cold check.
+  auto timed = [&](auto check) {
+    const auto start = std::chrono::steady_clock::now();
+    ProblemCheckLine line = check();
+    line.detail +=
+        " (" + FormatMs(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()) +
+        ")";
+    add(std::move(line));
+  };
+  timed([&] { return Generators(*problem, checked); });
+  timed([&] { return References(*problem, checked, base.cache_dir); });
   // The host double measures nothing a performance case is for, at a CPU's pace: its samples are
   // held to their verdicts on the cases that check correctness, up to a size a CPU judges in
   // moments (--cases overrides the kinds).
