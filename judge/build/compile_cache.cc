@@ -44,8 +44,28 @@ std::string CompileCacheKey(const std::string& compiler_identity, const std::vec
   return h.HexDigest();
 }
 
+namespace {
+
+// Where a build without the cache publishes its library: a folder of this process's own, removed
+// when it exits (the library must outlive the CompileCache that built it, and a scratch folder
+// kept for it was left behind in /tmp by every --no-cache build). Only the process that made it
+// removes it: a forked child that calls exit() runs the same destructors.
+Expected<std::string> ProcessLibraryFolder() {
+  struct Folder {
+    Expected<std::string> path;
+    pid_t owner;
+    ~Folder() {
+      if (path && ::getpid() == owner) RemoveTree(*path);
+    }
+  };
+  static Folder folder{MakeTempDir(fs::temp_directory_path().string(), "gpu-judge-uncached-"), ::getpid()};
+  return folder.path;
+}
+
+}  // namespace
+
 CompileCache::CompileCache(std::string dir, CompileSandboxPolicy sandbox)
-    : dir_(std::move(dir)), sandbox_(std::move(sandbox)) {}
+    : dir_(std::move(dir)), sandbox_(std::move(sandbox)), cached_(!dir_.empty()) {}
 
 std::string CompileCache::DefaultDir() {
   if (const char* d = std::getenv("JUDGE_CACHE_DIR"); d && *d) return d;
@@ -86,8 +106,7 @@ Expected<BuildOutcome> CompileCache::Build(Compiler& compiler, const std::string
   auto identity = compiler.Identity();
   if (!identity) return identity.error();
   std::string key = CompileCacheKey(*identity, compiler.Flags(target), target, *source, sandbox_.CacheKeyPart());
-  Expected<BuildOutcome> out =
-      dir_.empty() ? Expected<BuildOutcome>(MakeError(ErrorCode::kIo, "no cache")) : Lookup(key);
+  Expected<BuildOutcome> out = !cached_ ? Expected<BuildOutcome>(MakeError(ErrorCode::kIo, "no cache")) : Lookup(key);
   if (out) out->log = ReplaceAll(out->log, kSourceToken, source_path);
   if (!out) out = CompileAndPublish(compiler, source_path, target, timeout_seconds, key);
   if (out) {
@@ -119,19 +138,20 @@ Expected<BuildOutcome> CompileCache::CompileAndPublish(Compiler& compiler, const
   else if (result->signal)
     out.log += "\nthe compiler was killed by " + DescribeSignal(result->signal) + "\n";
   out.compile_seconds = result->seconds;
-  if (dir_.empty()) {
-    if (out.ok) {
-      out.library_path = (*box)->output();  // the caller's temp folder now; not removed
-      (*box)->Keep();
-    }
-    return out;
+  std::string root = dir_, base;
+  if (cached_) {
+    base = EntryBase(key);
+  } else {
+    auto folder = ProcessLibraryFolder();
+    if (!folder) return folder.error();
+    root = *folder;
+    base = (fs::path(root) / key).string();
   }
-  std::string base = EntryBase(key);
   if (auto st = MakeDirs(fs::path(base).parent_path().string()); !st) return st.error();
   if (out.ok) {
     // Copied next to the entry first (the scratch folder may be on another file system), then renamed
     // into place: concurrent judges never see half a library.
-    auto staging = MakeTempDir(dir_ + "/tmp", "publish-");
+    auto staging = MakeTempDir(root + "/tmp", "publish-");
     if (!staging) return staging.error();
     std::error_code ec;
     fs::copy_file((*box)->output(), *staging + "/lib.so", ec);
@@ -143,7 +163,7 @@ Expected<BuildOutcome> CompileCache::CompileAndPublish(Compiler& compiler, const
     out.library_path = base + ".so";
   }
   // A timeout says nothing certain about the source, so it is not cached.
-  if (!out.timed_out) {
+  if (cached_ && !out.timed_out) {
     Json meta = {{"ok", out.ok},
                  {"log", ReplaceAll(out.log, source_path, kSourceToken)},
                  {"compile_seconds", out.compile_seconds},

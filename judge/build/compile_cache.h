@@ -39,7 +39,8 @@ std::string CompileCacheKey(const std::string& compiler_identity, const std::vec
 
 class CompileCache {
  public:
-  // `dir` empty: caching disabled (every build compiles into a private temp folder).
+  // `dir` empty: caching disabled (every build compiles; its library goes to a folder of this
+  // process's own, removed when it exits).
   explicit CompileCache(std::string dir, CompileSandboxPolicy sandbox = {});
   Expected<BuildOutcome> Build(Compiler& compiler, const std::string& source_path, const std::string& target,
                                double timeout_seconds);
@@ -54,6 +55,7 @@ class CompileCache {
   std::string EntryBase(const std::string& key) const;
   std::string dir_;
   CompileSandboxPolicy sandbox_;
+  bool cached_ = true;
 };
 
 }  // namespace judge

@@ -185,7 +185,7 @@ Expected<std::unique_ptr<CompileSandbox>> CompileSandbox::Create(const CompileSa
 }
 
 CompileSandbox::~CompileSandbox() {
-  if (!keep_ && !scratch_.empty()) RemoveTree(scratch_);
+  if (!scratch_.empty()) RemoveTree(scratch_);
 }
 
 ProcessOptions CompileSandbox::Options() const {

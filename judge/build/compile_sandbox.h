@@ -57,8 +57,6 @@ class CompileSandbox {
   ProcessOptions Options() const;
   // After the compiler ran: each layer, as it took effect or why not.
   SandboxReport Report() const;
-  // The scratch folder outlives this (it holds the library of an uncached build).
-  void Keep() { keep_ = true; }
 
  private:
   struct Layers;
@@ -68,7 +66,6 @@ class CompileSandbox {
   CompileSandboxPolicy policy_;
   std::string scratch_, source_;
   double timeout_seconds_ = 0;
-  bool keep_ = false;
   std::unique_ptr<Layers> layers_;
 };
 

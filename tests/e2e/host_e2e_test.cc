@@ -330,6 +330,21 @@ TEST(HostE2E, SecondRunHitsTheCompileCache) {
   std::filesystem::remove_all(cache);
 }
 
+// Found on the build machine: every --no-cache build left its compile folder (and the library in
+// it) in the temp folder. The library now lives in a folder of the judge's own, gone at its exit.
+TEST(HostE2E, NoCacheLeavesNothingInTheTempFolder) {
+  TempFolder tmp("judge-no-cache-");
+  for (int run = 0; run < 2; ++run) {
+    JudgeRun r = RunHostAt(SourcePath("tests/host_submissions/good_sum.cc"), {"--cases", "example", "--no-cache"},
+                           {"env", "TMPDIR=" + tmp.path()});
+    EXPECT_EQ(r.report["verdict"], "AC") << r.output;
+    EXPECT_FALSE(r.report["build"]["cache_hit"].get<bool>()) << "run " << run;
+  }
+  std::string left;
+  for (const auto& e : std::filesystem::directory_iterator(tmp.path())) left += e.path().filename().string() + " ";
+  EXPECT_EQ(left, "");
+}
+
 TEST(HostE2E, TheBuildSectionNamesTheCompileSandboxLayers) {
   std::string cache = std::string(JUDGE_TEST_CACHE_DIR) + "-layers-" + std::to_string(::getpid());
   JudgeRun r = RunHost("host_submissions/good_sum.cc", {"--cases", "example", "--cache-dir", cache});
