@@ -84,4 +84,4 @@ merge_job=${merge_job%%;*}
 echo "submitted: shards as array job $array_job ($shards tasks), merge as job $merge_job after them; results in $results"
 echo "if a task fails or is cancelled, the merge fails (exit 5) naming its students; then:"
 echo "  scontrol requeue ${array_job}_TASK      # grades only what that shard is missing"
-echo " $(printf ' %q' sbatch --dependency="afterany:$array_job" --output="$results/logs/merge-%j.log" "$here/merge.sbatch" "$judge" "$results" "${merge_args[@]}")"
+echo " $(printf ' %q' sbatch --dependency="afterany:$array_job" --output="$results/logs/merge-%j.log" "${sbatch_both[@]}" "$here/merge.sbatch" "$judge" "$results" "${merge_args[@]}")"

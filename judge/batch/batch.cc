@@ -17,6 +17,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -84,7 +85,10 @@ std::string EntryFolder(const std::string& name, const std::string& key) {
   for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_') ? c : '_';
   s.erase(0, std::min(s.find_first_not_of("._-"), s.size()));  // "/tmp/x.cu" -> "tmp_x.cu", not "_tmp_x.cu"
   if (s.size() > 80) s = s.substr(s.size() - 80);
-  return s + "-" + key.substr(0, 12);
+  // Names that read alike once made safe ("a b.cc" and "a_b.cc", "Müller/k.cc" and "Möller/k.cc")
+  // with the same content (unchanged starter code) would share a folder, and one student would
+  // vanish from the results: the name's own hash keeps them apart (found in review).
+  return s + "-" + Sha256Hex(name).substr(0, 8) + "-" + key.substr(0, 12);
 }
 
 namespace {
@@ -289,7 +293,7 @@ BatchPlan PlanBatch(const BatchOptions& b, const std::vector<Submission>& files,
       if (meta && meta->name == name) fs::remove_all(old.path(), ec);  // two names may share a folder prefix
     }
     auto kept = b.force ? Expected<BatchEntry>(MakeError(ErrorCode::kIo, "forced")) : ReadEntry(subs / e.dir);
-    if (kept && kept->key == e.key) {
+    if (kept && kept->key == e.key && kept->name == name) {
       kept->kept = true;
       plan.kept.push_back(std::move(*kept));
     } else
@@ -395,6 +399,16 @@ void NameSubmission(RunReport& r, const std::string& raw_path, const std::string
   r.submission_path = name;
 }
 
+std::vector<std::string> DroppedFromPlan(const std::vector<PlannedSubmission>& before,
+                                         const std::vector<PlannedSubmission>& now) {
+  std::set<std::string> kept;
+  for (const auto& p : now) kept.insert(p.name);
+  std::vector<std::string> dropped;
+  for (const auto& p : before)
+    if (!kept.count(p.name)) dropped.push_back(p.name);
+  return dropped;
+}
+
 Expected<BatchResult> RunBatch(const BatchOptions& b) {
   auto all = PlanSubmissions(b);
   if (!all) return all.error();
@@ -406,7 +420,23 @@ Expected<BatchResult> RunBatch(const BatchOptions& b) {
   // Before grading: a shard cancelled half-way has still told the merge whom it owed.
   std::vector<PlannedSubmission> planned;
   for (const auto& s : *all) planned.push_back(s.planned);
-  JUDGE_TRY(WriteFileAtomic((fs::path(b.out_dir) / kPlanFile).string(), PlanToJson(planned).dump(2) + "\n"));
+  const std::string plan_file = (fs::path(b.out_dir) / kPlanFile).string();
+  if (!b.force && fs::exists(plan_file, ec)) {
+    auto json = ParseJsonFile(plan_file);
+    auto before = json ? PlanFromJson(*json, plan_file) : Expected<std::vector<PlannedSubmission>>(json.error());
+    if (!before) return before.error();
+    if (auto dropped = DroppedFromPlan(*before, planned); !dropped.empty()) {
+      std::string names;
+      for (size_t i = 0; i < dropped.size() && i < 5; ++i) names += (i ? ", " : "") + ForTerminal(dropped[i]);
+      if (dropped.size() > 5) names += ", ...";
+      return MakeError(ErrorCode::kUsage,
+                       plan_file + " plans " + std::to_string(dropped.size()) + " submission(s) this run does not (" +
+                           names +
+                           "): graded into the same folder, the merge would leave them out. Give this run its own "
+                           "--out, or --force to replace the plan (and regrade everything)");
+    }
+  }
+  JUDGE_TRY(WriteFileAtomic(plan_file, PlanToJson(planned).dump(2) + "\n"));
   const std::vector<Submission> files = ShardOf(*all, b.shard_index, b.shard_count);
   BatchPlan plan = PlanBatch(b, files, subs);
   std::vector<BatchEntry> entries = std::move(plan.kept);

@@ -105,6 +105,10 @@ struct PlannedSubmission {
 inline constexpr char kPlanFile[] = "plan.json";
 Json PlanToJson(const std::vector<PlannedSubmission>& plan);
 Expected<std::vector<PlannedSubmission>> PlanFromJson(const Json& json, const std::string& file);
+// The names `before` plans that `now` does not, in `before`'s order: a narrower run into a results
+// folder would drop them from its plan, and a merge would then leave their results out.
+std::vector<std::string> DroppedFromPlan(const std::vector<PlannedSubmission>& before,
+                                         const std::vector<PlannedSubmission>& now);
 
 // What a merge builds its files from: the graded entries the plan asks for (each planned name with
 // its planned key; the newest when graded twice), the planned submissions that have none (not
@@ -166,7 +170,8 @@ Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPoli
 Json BatchToJson(const std::vector<BatchEntry>& entries, const GradingPolicy& grading,
                  const std::vector<PlannedSubmission>& not_graded = {});
 
-// A submission's folder under OUT/submissions: its name made safe, and its key.
+// A submission's folder under OUT/submissions: its name made safe, a hash of the name as it is,
+// and its key.
 std::string EntryFolder(const std::string& name, const std::string& key);
 // Its entry.json: which submission the folder holds (what PlanBatch reads to remove stale ones).
 Json EntryMetaJson(const std::string& name, const std::string& key);

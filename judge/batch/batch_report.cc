@@ -299,6 +299,13 @@ Status WriteBatchFiles(const std::vector<BatchEntry>& entries, const GradingPoli
   };
   std::vector<const RunReport*> runs;
   for (const auto& e : entries) runs.push_back(&e.report);
+  // An earlier merge into this folder may have left a "not graded" placeholder for a submission
+  // graded since: a folder without the report.json that marks a graded one. Left, it would say NOT
+  // GRADED beside a complete merge (found in review).
+  for (const auto& e : entries) {
+    const fs::path dir = fs::path(out_dir) / "submissions" / e.dir;
+    if (fs::exists(dir / "results.json", ec) && !fs::exists(dir / "report.json", ec)) fs::remove_all(dir, ec);
+  }
   std::vector<NotGradedSubmission> not_graded;
   for (const auto& m : missing) {
     not_graded.push_back({m.name, NotGradedReason(m)});

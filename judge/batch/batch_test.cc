@@ -108,6 +108,14 @@ TEST(Plan, WithoutOneEveryResultCountsAndNothingCanBeMissing) {
   EXPECT_EQ(MergeExitCode(r, false), int(ExitCode::kInternalError));
 }
 
+TEST(Plan, ANarrowerRunWouldDropTheNamesItDoesNotPlan) {
+  const std::vector<PlannedSubmission> all = {{"a.cu", "k1"}, {"b.cu", "k2"}, {"c.cu", "k3"}};
+  EXPECT_EQ(DroppedFromPlan(all, {{"b.cu", "k2"}}), (std::vector<std::string>{"a.cu", "c.cu"}));
+  EXPECT_TRUE(DroppedFromPlan(all, {{"c.cu", "new"}, {"a.cu", "k1"}, {"b.cu", "k9"}, {"d.cu", "k4"}}).empty())
+      << "a changed file or a new one drops nobody";
+  EXPECT_TRUE(DroppedFromPlan({}, all).empty());
+}
+
 TEST(Plan, RoundTripsThroughJsonAndRejectsWhatIsNotOne) {
   auto plan = Plan({{"x/kernel.cu", "k1"}, {"y/kernel.cu", "k2"}, {"z.cu", "k3"}}, 2);
   auto back = PlanFromJson(PlanToJson(plan), "plan.json");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -151,8 +152,15 @@ TEST_F(Batch, ShardedAndMergedEqualsUnsharded) {
   size_t n1 = std::distance(fs::directory_iterator(fs::path(s1) / "submissions"), {});
   EXPECT_EQ(n0, 3u);
   EXPECT_EQ(n1, 2u);
+  // A merge before the second shard ends lists its students as not graded (exit 5), with a
+  // placeholder in their folders; the merge after it leaves none of them behind.
+  JudgeRun early = Judge({"merge", s0, "--out", merged});
+  ASSERT_EQ(early.exit_code, 5) << early.output;
   JudgeRun m = Judge({"merge", s0, s1, "--out", merged});
   ASSERT_EQ(m.exit_code, 0) << m.output;
+  for (const auto& e : fs::recursive_directory_iterator(merged))
+    if (e.path().filename() == "results.json")
+      EXPECT_EQ(ReadText(e.path()).find("not graded"), std::string::npos) << e.path();
 
   Json a = ReadJson(fs::path(unsharded_) / "batch.json"), b = ReadJson(fs::path(merged) / "batch.json");
   ASSERT_EQ(a["entries"].size(), b["entries"].size());
@@ -195,7 +203,8 @@ TEST_F(Batch, NamesEntriesRelativeToAnAbsoluteFolderAndKeepsItsPathOutOfTheResul
   std::vector<std::string> names, dirs;
   for (const auto& e : batch["entries"]) {
     names.push_back(e["name"]);
-    dirs.push_back(e["dir"].get<std::string>().substr(0, e["dir"].get<std::string>().rfind('-')));
+    const std::string dir = e["dir"];  // NAME-NAMEHASH-KEY
+    dirs.push_back(dir.substr(0, dir.rfind('-', dir.rfind('-') - 1)));
   }
   EXPECT_EQ(names, (std::vector<std::string>{"alice/kernel.cc", "bob/kernel.cc", "carol/kernel.cc"}));
   EXPECT_EQ(dirs, (std::vector<std::string>{"submissions/alice_kernel.cc", "submissions/bob_kernel.cc",
@@ -208,6 +217,45 @@ TEST_F(Batch, NamesEntriesRelativeToAnAbsoluteFolderAndKeepsItsPathOutOfTheResul
   for (const char* f : {"batch.json", "leaderboard.md", "scores.csv", "junit.xml", "report.html"})
     EXPECT_EQ(ReadText(out / f).find(Scratch().string()), std::string::npos)
         << f << " names the grading machine's folder";
+}
+
+// Found in review: two students whose names read alike once made safe for a folder, with the same
+// unchanged starter code, shared a results folder, and a rerun listed one of them twice.
+TEST_F(Batch, NamesThatReadAlikeKeepFoldersOfTheirOwn) {
+  const fs::path dir = Scratch() / "alike";
+  fs::create_directories(dir);
+  for (const char* name : {"a b.cc", "a_b.cc", "M\xC3\xBCller.cc", "M\xC3\xB6ller.cc"})
+    fs::copy_file(SourcePath("tests/host_submissions/good_sum.cc"), dir / name, fs::copy_options::overwrite_existing);
+  const std::string out = (Scratch() / "alike-results").string();
+  for (int run = 0; run < 2; ++run) {  // the rerun keeps each one's own result
+    JudgeRun r = Judge({"batch", dir.string(), "--out", out, "--cases", "example"});
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+  std::vector<std::string> names;
+  const Json batch = ReadJson(fs::path(out) / "batch.json");
+  for (const auto& e : batch["entries"]) names.push_back(e["name"]);
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"M\xC3\xB6ller.cc", "M\xC3\xBCller.cc", "a b.cc", "a_b.cc"}))
+      << batch.dump(1).substr(0, 2000);
+  size_t folders = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(out) / "submissions")) folders += e.is_directory();
+  EXPECT_EQ(folders, 4u);
+}
+
+// Found in review: a run over fewer files into a course's results folder replaced its plan, and
+// the merge then published only those, exit 0. It is refused, naming whom it would drop.
+TEST_F(Batch, ANarrowerRunIntoTheSameFolderIsRefusedUnlessForced) {
+  const std::string out = (Scratch() / "narrower").string();
+  ASSERT_EQ(Judge({"batch", students_, "--out", out, "--cases", "example"}).exit_code, 0);
+  const std::string one = (fs::path(students_) / "good_sum.cc").string();
+  JudgeRun narrower = Judge({"batch", one, "--out", out, "--cases", "example"});
+  EXPECT_EQ(narrower.exit_code, 2) << narrower.output;
+  EXPECT_NE(narrower.output.find("plans 4 submission(s) this run does not (broken.cc, crash_on_large.cc"),
+            std::string::npos)
+      << narrower.output;
+  EXPECT_EQ(ReadJson(fs::path(out) / "plan.json")["submissions"].size(), 5u) << "the plan is untouched";
+  JudgeRun forced = Judge({"batch", one, "--out", out, "--cases", "example", "--force"});
+  EXPECT_EQ(forced.exit_code, 0) << forced.output;
 }
 
 TEST_F(Batch, BadInputsAreUsageErrors) {
