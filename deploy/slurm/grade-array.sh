@@ -19,7 +19,7 @@ usage: grade-array.sh [OPTION...] SUBMISSIONS RESULTS [SHARDS] [-- JUDGE_BATCH_O
   --merge-arg ARG     one option for `judge merge`, repeatable (--merge-arg --points --merge-arg /course/points.json)
   after --             options for `judge batch` on every task (--problem, --cases, --testcases, --device,
                       --timing-processes, --points, --jobs, ...)
-The array's defaults are shard.sbatch's #SBATCH lines (--gres=gpu:1 --cpus-per-task=4 --requeue, the
+The array's defaults are shard.sbatch's #SBATCH lines (--gres=gpu:1 --cpus-per-task=4 --requeue --open-mode=append, the
 partition's time limit); options given here and SBATCH_* variables override them. Logs:
 RESULTS/logs/shard-<array job>_<task>.log and merge-<job>.log.
 USAGE

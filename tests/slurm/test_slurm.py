@@ -204,6 +204,9 @@ class GradeArray(unittest.TestCase):
         # did in CI when this test forced StartTime=now.
         self.cluster.run("scontrol", "requeue", task)
         self.assertEqual(self.cluster.wait_ended(task), ("COMPLETED", "0:0"), self.cluster.logs(results, task))
+        attempts = read(os.path.join(results, "logs", f"shard-{task}.log"))
+        self.assertIn("CANCELLED AT", attempts)  # the first attempt's lines, kept (--open-mode=append)
+        self.assertIn("submission(s) in", attempts)  # and the requeued one's
         again = next(line for line in run.stdout.splitlines() if "merge.sbatch" in line)
         submitted = self.cluster.run("bash", "-c", again.strip())
         merged = re.search(r"Submitted batch job (\d+)", submitted.stdout).group(1)
