@@ -459,8 +459,10 @@ namespace {
 
 // Every readable result of the folders; a folder that does not exist is skipped and named in
 // `absent` (a shard that never ran has no folder, and the plan still names its submissions).
-Expected<std::vector<BatchEntry>> LoadAllEntries(const std::vector<std::string>& dirs,
-                                                 std::vector<std::string>* absent) {
+// `absent` (when given) collects the folders that do not exist; `unreadable` (when given) the
+// results that cannot be read, which are then left out instead of failing the whole load.
+Expected<std::vector<BatchEntry>> LoadAllEntries(const std::vector<std::string>& dirs, std::vector<std::string>* absent,
+                                                 std::vector<std::string>* unreadable = nullptr) {
   std::vector<BatchEntry> out;
   for (const auto& d : dirs) {
     fs::path subs = fs::path(d) / "submissions";
@@ -476,10 +478,14 @@ Expected<std::vector<BatchEntry>> LoadAllEntries(const std::vector<std::string>&
     for (const auto& e : fs::directory_iterator(subs, ec)) {
       if (!fs::exists(e.path() / "report.json")) continue;  // interrupted before it finished, or not graded
       auto entry = ReadEntry(e.path());
-      if (!entry)  // PlanBatch grades again a result it cannot read
-        return MakeError(entry.error().code,
-                         entry.error().message + "; re-running the `judge batch` that wrote " + d +
-                             " (same inputs, same --out) grades that submission again and repairs it");
+      // PlanBatch grades again a result it cannot read.
+      const std::string repair = "; re-running the `judge batch` that wrote " + d +
+                                 " (same inputs, same --out) grades that submission again and repairs it";
+      if (!entry && unreadable) {
+        unreadable->push_back(entry.error().message + repair);
+        continue;
+      }
+      if (!entry) return MakeError(entry.error().code, entry.error().message + repair);
       out.push_back(std::move(*entry));
     }
   }
@@ -594,11 +600,13 @@ Expected<std::optional<std::vector<PlannedSubmission>>> LoadPlan(const std::vect
 }
 
 Expected<Reconciled> LoadForMerge(const std::vector<std::string>& dirs) {
-  std::vector<std::string> absent;
-  auto all = LoadAllEntries(dirs, &absent);
-  if (!all) return all.error();
   auto plan = LoadPlan(dirs);
   if (!plan) return plan.error();
+  // With a plan, a result that cannot be read leaves its student not graded, named, and the other
+  // students' files are still written; without one nobody could say whose it was.
+  std::vector<std::string> absent, unreadable;
+  auto all = LoadAllEntries(dirs, &absent, *plan ? &unreadable : nullptr);
+  if (!all) return all.error();
   if (absent.size() == dirs.size())
     return MakeError(ErrorCode::kUsage,
                      "none of the results folders exists: " + absent.front() + (dirs.size() > 1 ? " ..." : ""));
@@ -609,6 +617,7 @@ Expected<Reconciled> LoadForMerge(const std::vector<std::string>& dirs) {
   Reconciled out = ReconcileWithPlan(*plan, std::move(*all));
   out.planned = plan->has_value();
   out.absent_folders = std::move(absent);
+  out.unreadable = std::move(unreadable);
   return out;
 }
 

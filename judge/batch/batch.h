@@ -121,6 +121,7 @@ struct Reconciled {
   size_t outside_plan = 0;
   bool planned = false;                     // LoadForMerge: a plan.json was found
   std::vector<std::string> absent_folders;  // LoadForMerge: folders given that do not exist
+  std::vector<std::string> unreadable;      // LoadForMerge: results that could not be read (their students: not graded)
 };
 Reconciled ReconcileWithPlan(const std::optional<std::vector<PlannedSubmission>>& plan, std::vector<BatchEntry> found);
 

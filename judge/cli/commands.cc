@@ -263,6 +263,7 @@ void AddMergeOptions(cxxopts::Options& opts) {
 void SayWhatIsMissing(const Reconciled& merged, const std::vector<std::string>& dirs) {
   for (const auto& d : merged.absent_folders)
     std::cerr << "merge: " << d << " does not exist (a shard that never ran?); its submissions are not graded\n";
+  for (const auto& why : merged.unreadable) std::cerr << "merge: a result cannot be read, left out: " << why << "\n";
   if (!merged.planned)
     std::cerr << "merge: warning: no " << kPlanFile << " in " << dirs.front() << (dirs.size() > 1 ? " ..." : "")
               << " (results of an older judge): a submission whose shard did not run cannot be detected\n";

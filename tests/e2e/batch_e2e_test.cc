@@ -258,6 +258,28 @@ TEST_F(Batch, ANarrowerRunIntoTheSameFolderIsRefusedUnlessForced) {
   EXPECT_EQ(forced.exit_code, 0) << forced.output;
 }
 
+// Found in review: one corrupt result failed the whole merge (exit 2, no files). With a plan its
+// student is listed as not graded, the reason is said, and everyone else is published.
+TEST_F(Batch, ACorruptResultLeavesItsStudentNotGradedAndTheRestPublished) {
+  const fs::path copy = Scratch() / "corrupt";
+  fs::copy(unsharded_, copy, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  std::string victim;
+  for (const auto& e : fs::directory_iterator(copy / "submissions"))
+    if (e.path().filename().string().rfind("good_sum.cc-", 0) == 0) {
+      std::ofstream(e.path() / "report.json") << "{\"schema\": ";  // torn
+      victim = e.path().string();
+    }
+  ASSERT_FALSE(victim.empty());
+  const std::string merged = (Scratch() / "corrupt-merged").string();
+  JudgeRun m = Judge({"merge", copy.string(), "--out", merged});
+  EXPECT_EQ(m.exit_code, 5) << m.output;
+  EXPECT_NE(m.output.find("a result cannot be read, left out"), std::string::npos) << m.output;
+  const Json batch = ReadJson(fs::path(merged) / "batch.json");
+  ASSERT_EQ(batch["not_graded"].size(), 1u) << batch.dump(1).substr(0, 1500);
+  EXPECT_EQ(batch["not_graded"][0]["name"], "good_sum.cc");
+  EXPECT_EQ(batch["entries"].size(), 4u);
+}
+
 TEST_F(Batch, BadInputsAreUsageErrors) {
   EXPECT_EQ(Judge({"batch", (Scratch() / "no-such-folder").string()}).exit_code, 2);
   JudgeRun shard = Judge({"batch", students_, "--shard", "2/2"});
