@@ -65,6 +65,7 @@ std::string Batch::students_, Batch::unsharded_;
 JudgeRun Batch::first_;
 
 TEST_F(Batch, WritesEveryFormatForEverySubmissionAndTheBatch) {
+  EXPECT_NE(first_.output.find("1 runner (the host test double, no GPU)"), std::string::npos) << first_.output;
   ASSERT_EQ(first_.exit_code, 0) << first_.output;  // graded: failing students are results, not errors
   EXPECT_NE(first_.output.find("[  5/5]"), std::string::npos) << first_.output;  // progress
   EXPECT_NE(first_.output.find("ETA"), std::string::npos);

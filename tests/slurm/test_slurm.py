@@ -196,7 +196,9 @@ class GradeArray(unittest.TestCase):
         self.assertIn("slow_sum.cc,not graded,,100.00,,,", read(os.path.join(results, "scores.csv")))
         for name in ("leaderboard.md", "report.html", "junit.xml"):
             self.assertIn("not graded", read(os.path.join(results, name)), name)
-        self.assertTrue(os.path.exists(os.path.join(results, "logs", f"shard-{array}_0.log")))
+        shard0 = read(os.path.join(results, "logs", f"shard-{array}_0.log"))
+        # Compile jobs = the task's one CPU (--cpus-per-task=1), not the node's two.
+        self.assertIn("grading 2 submission(s): 1 parallel compiles", shard0)
 
         # Requeued, it grades what its shard is missing; the merge the recipe printed is then
         # complete. A requeued job waits out the credential lifetime (cred_expire, 120 s by default,
