@@ -124,9 +124,15 @@ Status WriteFileAtomic(const std::string& path, const std::string& contents) {
   }
   fs::path target(path);
   if (target.has_parent_path()) JUDGE_TRY(MakeDirs(target.parent_path().string()));
-  // Unique per process and call: a batch's runner threads write side by side.
+  // Unique per host, process and call: a batch's runner threads write side by side, and the shards
+  // of a Slurm array on several nodes write one plan.json on a shared file system (their pids may
+  // be equal; O_EXCL would then fail one of them).
   static std::atomic<uint64_t> serial{0};
-  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(serial++);
+  static const std::string host = [] {
+    char name[256] = {};
+    return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("host");
+  }();
+  std::string tmp = path + ".tmp." + host + "." + std::to_string(::getpid()) + "." + std::to_string(serial++);
   Fd f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)};
   if (f.fd < 0) return MakeError(ErrorCode::kIo, "cannot write " + path + ": " + OsReason());
   Status written = WriteAll(f.fd, contents, path);
