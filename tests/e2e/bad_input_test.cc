@@ -285,7 +285,14 @@ TEST_F(BadInput, AnInterruptedBatchSaysOnlyWhatItWrote) {
 
 // Found by fuzzing `judge merge`: an entry.json that is an array was exit 4 without the file's
 // name; a read-only --out was exit 4 without the reason; a truncated report.json stopped the merge
-// without saying that rerunning the batch repairs it.
+// without saying that rerunning the batch repairs it. With the batch's plan, a broken result now
+// leaves its student not graded (exit 5) and the merge still says which file and how to repair it.
+#define EXPECT_NOT_GRADED(run, text)                                       \
+  do {                                                                     \
+    EXPECT_EQ((run).exit_code, 5) << (run).output;                         \
+    EXPECT_NE((run).output.find(text), std::string::npos) << (run).output; \
+  } while (0)
+
 TEST_F(BadInput, MergeNamesTheBrokenFileAndHowToRepairIt) {
   Write("students/alice.cc", Text(Good()));
   std::vector<std::string> batch = {
@@ -297,15 +304,19 @@ TEST_F(BadInput, MergeNamesTheBrokenFileAndHowToRepairIt) {
   auto merge = [&] { return RunJudgeExactly({"merge", Path("r0"), "--out", Path("merged")}, 60); };
   std::string meta = Text((entry / "entry.json").string());
   std::ofstream(entry / "entry.json") << "[1, 2]";
-  EXPECT_USAGE_ERROR(merge(), (entry / "entry.json").string() + ": (top level): expected an object, got an array");
+  EXPECT_NOT_GRADED(merge(), (entry / "entry.json").string() + ": (top level): expected an object, got an array");
   std::ofstream(entry / "entry.json") << meta;
   std::string report = Text((entry / "report.json").string());
   std::ofstream(entry / "report.json") << report.substr(0, report.size() / 2);
   JudgeRun truncated = merge();
-  EXPECT_USAGE_ERROR(truncated, (entry / "report.json").string());
-  EXPECT_USAGE_ERROR(truncated, "invalid JSON");
-  EXPECT_USAGE_ERROR(truncated, "re-running the `judge batch` that wrote " + Path("r0") +
-                                    " (same inputs, same --out) grades that submission again and repairs it");
+  EXPECT_NOT_GRADED(truncated, (entry / "report.json").string());
+  EXPECT_NOT_GRADED(truncated, "invalid JSON");
+  EXPECT_NOT_GRADED(truncated, "re-running the `judge batch` that wrote " + Path("r0") +
+                                   " (same inputs, same --out) grades that submission again and repairs it");
+  EXPECT_NOT_GRADED(truncated, "shard 0/1: alice.cc");
+  // Without the plan nobody can say whose result it was: still bad input.
+  fs::remove(Path("r0/plan.json"));
+  EXPECT_USAGE_ERROR(merge(), (entry / "report.json").string());
   ASSERT_EQ(RunJudgeExactly(batch, 120).exit_code, 0);  // as said
   EXPECT_EQ(merge().exit_code, 0);
   JudgeRun readonly = RunJudgeExactly({"merge", Path("r0"), "--out", "/sys/kernel/judge-merge"}, 60);
