@@ -49,8 +49,11 @@ for stage in "$@"; do
         for f in "$root"/.deps/*.deb; do dpkg -x "$f" /tmp/deps; done
         export CMAKE_PREFIX_PATH=/tmp/deps/usr LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu
       fi
+      # The test binaries cost minutes of nvcc: built only when this call runs them.
+      targets="judge"
+      case " $* " in *" gpu-tests "*) targets="judge judge_gpu_tests judge_adversarial_tests" ;; esac
       run build bash -c "cmake -S '$root' -B '$build' -G Ninja -DCMAKE_CUDA_ARCHITECTURES=${ARCH:-90} \
-        -DJUDGE_WITH_SERVE=OFF && cmake --build '$build' -j$(nproc) --target judge judge_gpu_tests judge_adversarial_tests"
+        -DJUDGE_WITH_SERVE=OFF && cmake --build '$build' -j$(nproc) --target $targets"
       ;;
     gpu-tests)
       run gpu-tests ctest --test-dir "$build" -L gpu -E '^check_problem_gpu' --output-on-failure -j1
