@@ -275,10 +275,15 @@ TEST(ProfileRun, LadderSaysWhatChangedBetweenRungs) {
 
 TEST(ProfileRun, AProfiledWorkerKeepsRootOnlyWhereTheCountersNeedIt) {
   using Layers = std::vector<std::string>;
-  EXPECT_EQ(ProfilerSkippedLayers(true, true), (Layers{"network_namespace", "unprivileged"}));
-  EXPECT_EQ(ProfilerSkippedLayers(std::nullopt, true), (Layers{"network_namespace", "unprivileged"}));  // the default
-  EXPECT_EQ(ProfilerSkippedLayers(false, true), (Layers{"network_namespace"}));  // open counters: nobody
-  EXPECT_EQ(ProfilerSkippedLayers(true, false), (Layers{"network_namespace"}));  // no root to keep
+  const Layers tool = {"network_namespace", "no_new_code", "seccomp"};  // what ncu itself needs
+  Layers as_root = tool;
+  as_root.push_back("unprivileged");
+  EXPECT_EQ(ProfilerSkippedLayers(true, true), as_root);
+  EXPECT_EQ(ProfilerSkippedLayers(std::nullopt, true), as_root);  // the default
+  EXPECT_EQ(ProfilerSkippedLayers(false, true), tool);            // open counters: nobody
+  EXPECT_EQ(ProfilerSkippedLayers(true, false), tool);            // no root to keep
+  for (const auto& kept : {"landlock", "code_seal", "no_new_privs", "rlimits"})
+    EXPECT_EQ(std::count(as_root.begin(), as_root.end(), kept), 0) << kept << " holds under the profiler";
 }
 
 TEST(CheckProblemSamples, SelectsByNameOrStemInTheFolderOrder) {

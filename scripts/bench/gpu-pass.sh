@@ -23,6 +23,11 @@ mkdir -p "$out"
 summary="$out/summary.txt"
 echo "# gpu-pass $(date -u +%FT%TZ) commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)" > "$summary"
 
+# A problem's samples live where its problem.json says ("samples"; reduction's are submissions/ itself).
+samples_of() {
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("samples", "submissions/" + sys.argv[2]))' \
+    "$root/problems/$1/problem.json" "$1"
+}
 say() { echo "$*" | tee -a "$summary"; }
 left() { echo $(( deadline - $(date +%s) )); }
 
@@ -71,7 +76,7 @@ for stage in "$@"; do
       ;;
     ladder-profile:*)
       problem=${stage#ladder-profile:}
-      run "ladder-profile-$problem" "$build/judge" ladder "$root/submissions/$problem" --problem "$problem" --root "$root" \
+      run "ladder-profile-$problem" "$build/judge" ladder "$root/$(samples_of "$problem")" --problem "$problem" --root "$root" \
         --profile --markdown "$work/ladder-profile-$problem.md"
       ;;
     *) say "$stage: unknown stage (build, gpu-tests, check:P[:S,...], profile:P, ladder-profile:P)" ;;

@@ -13,6 +13,11 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 judge="${JUDGE:-$root/build/judge}"
 cap="${PROFILE_CAP_S:-120}"
 mkdir -p "$out"
+# A problem's samples live where its problem.json says ("samples"; reduction's are submissions/ itself).
+samples_of() {
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("samples", "submissions/" + sys.argv[2]))' \
+    "$root/problems/$1/problem.json" "$1"
+}
 problems=("$@")
 if [ ${#problems[@]} -eq 0 ]; then
   for f in "$root"/problems/*/problem.json; do problems+=("$(basename "$(dirname "$f")")"); done
@@ -21,7 +26,7 @@ fi
   echo "# judge profile over the catalog on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null), $(date -u +%FT%TZ), commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null)"
   for p in "${problems[@]}"; do
     mkdir -p "$out/$p"
-    for f in "$root/submissions/$p"/*.cu; do
+    for f in "$root/$(samples_of "$p")"/*.cu; do
       expect=$(sed -n 's|^// expect: *||p' "$f" | head -1)
       if [ -n "$expect" ] && [ "$expect" != AC ]; then continue; fi
       name=$(basename "$f" .cu)
@@ -35,7 +40,7 @@ fi
   done
   for p in ${LADDERS:-}; do
     start=$(date +%s)
-    timeout 600 "$judge" ladder "$root/submissions/$p" --problem "$p" --profile --markdown "$out/ladder-$p.md" \
+    timeout 600 "$judge" ladder "$root/$(samples_of "$p")" --problem "$p" --profile --markdown "$out/ladder-$p.md" \
       > "$out/ladder-$p.txt" 2> "$out/ladder-$p.log"
     echo "ladder --profile $p: exit $? in $(( $(date +%s) - start )) s"
   done
