@@ -24,15 +24,15 @@ std::string FindNcu();
 // like the judge's cold calls, the CSV into `log_path` (never stdout, where the submission prints).
 std::vector<std::string> NcuWrapper(const std::string& ncu, const std::string& log_path);
 
-// The sandbox layers a worker under ncu leaves out, each found needed on the H200 (driver 580, ncu of
-// CUDA 13.0; docs/results/h200-2026-12-02-profile.md): network_namespace, as under compute-sanitizer
-// (the run hangs); no_new_code, or ncu stops at "Failed to prepare kernel for profiling" (its
-// injected library makes memory executable after the submission is loaded); seccomp, or the worker dies of SIGSYS as
-// the kernel is profiled. And where the driver lets only administrators read the counters
-// (`admin_only`, the default) and the judge runs as root, `unprivileged`: the counters are opened
-// inside the worker, which would otherwise have dropped to nobody, and every profile would end
-// ERR_NVGPUCTRPERM. Landlock, the code seal, no_new_privs and the rlimits still hold; the call
-// profiled was judged before under every layer.
+// The sandbox layers a worker under ncu leaves out, each found needed on the H200 (driver 580, ncu
+// of CUDA 13.0; docs/results/h200-2026-12-02-profile.md): network_namespace, as under
+// compute-sanitizer (the run hangs); no_new_code, or ncu stops at "Failed to prepare kernel for
+// profiling" (its injected library makes memory executable after the submission is loaded);
+// seccomp, or the worker dies of SIGSYS as the kernel is profiled. And where the driver lets only
+// administrators read the counters (`admin_only`, the default) and the judge runs as root,
+// `unprivileged`: the counters are opened inside the worker, which would otherwise have dropped to
+// nobody, and every profile would end ERR_NVGPUCTRPERM. Landlock, the code seal, no_new_privs and
+// the rlimits still hold; the call profiled was judged before under every layer.
 std::vector<std::string> ProfilerSkippedLayers(std::optional<bool> admin_only, bool judge_is_root);
 
 // The facts the diagnosis weighs the case's metrics against: the GPU's measured ceilings and SM
