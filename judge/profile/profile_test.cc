@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The ncu CSV reader on its edge cases (hand-written: units, n/a, garbage), and the diagnosis rules
-// on metric sets Nsight Compute recorded on an H200 (testdata/h200/, scripts/bench/ncu-record.sh).
+// on metric sets Nsight Compute recorded on an H200: by a bare driver (testdata/h200/,
+// scripts/bench/ncu-record.sh) and by `judge profile` itself (testdata/h200-judge/).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -421,6 +422,115 @@ TEST(ProfileRecorded, JsonRoundTrip) {
   std::string text = FormatProfileText(*back);
   EXPECT_NE(text.find("same_address_atomics"), std::string::npos) << text;
   EXPECT_NE(text.find("reduceKernel"), std::string::npos);
+}
+
+// --- the rules on `judge profile`'s own reports (testdata/h200-judge/README.md) ---------------------
+
+// One sample's report as the judge wrote it on the H200, diagnosed again by today's rules against
+// the facts it carries (the measured ceilings, the problem's work, solve()'s unprofiled time).
+Recorded LoadJudged(const std::string& name) {
+  auto text = ReadFile(std::string(JUDGE_SOURCE_DIR) + "/judge/profile/testdata/h200-judge/" + name + ".json");
+  EXPECT_TRUE(text.ok()) << name;
+  Recorded r;
+  auto j = nlohmann::json::parse(text.value_or("{}"), nullptr, false);
+  if (!j.is_object() || !j.contains("profiles") || j["profiles"].empty()) {
+    ADD_FAILURE() << name << ": not a judge report with a profile";
+    return r;
+  }
+  auto p = ProfileFromJson(j["profiles"][0]);
+  if (!p.ok()) {
+    ADD_FAILURE() << name << ": " << p.error().message;
+    return r;
+  }
+  EXPECT_EQ(p->status, ProfileStatus::kProfiled) << name;
+  EXPECT_GT(p->gpu.read_gbps, 4000) << name;
+  EXPECT_GT(p->gpu.fp32_gflops, 50000) << name;
+  r.kernels = p->kernels;
+  r.diagnosis = Diagnose(p->kernels, p->solve, p->gpu, p->work);
+  return r;
+}
+
+// What a GPU engineer says of each sample, and what the rules must not say instead.
+struct JudgedCase {
+  const char* name;
+  const char* first;                // the headline's code
+  std::vector<const char*> also;    // said as well
+  std::vector<const char*> never;   // not said
+};
+
+TEST(ProfileJudged, EachSampleGetsTheDiagnosisAnEngineerWouldGive) {
+  const std::vector<JudgedCase> cases = {
+      // 50M values into 256 bins by global atomics: 3.9M of them in the busiest L2 slice, 6.2 ms.
+      {"histogram-00_global_atomics", "same_address_atomics", {}, {"latency_bound"}},
+      // Private bins in shared memory: fine for DRAM, but the shared atomics on hot bins conflict.
+      {"histogram-01_shared_privatized", "latency_bound", {"bank_conflicts"}, {"same_address_atomics"}},
+      {"histogram-02_fast", "memory_bound_near_roof", {}, {"bank_conflicts", "occupancy_limited"}},
+      {"histogram-03_cub", "instruction_bound", {"bank_conflicts"}, {"too_small_grid"}},
+      // Naive and tiled GEMM wait on L1/L2 and shared memory; the register-blocked one and cuBLAS on math.
+      {"matmul-00_naive", "memory_bound_far_from_roof", {}, {"compute_bound_below_roof"}},
+      {"matmul-01_smem_tiled", "memory_bound_far_from_roof", {}, {"compute_bound_below_roof"}},
+      {"matmul-02_register_blocked", "compute_bound_below_roof", {}, {"instruction_bound"}},
+      {"matmul-03_cublas", "compute_bound_near_roof", {}, {"too_small_grid", "instruction_bound", "bank_conflicts"}},
+      // One thread per row: 16,384 threads on the whole GPU, each striding through its row.
+      {"softmax-00_naive", "too_small_grid", {"latency_bound", "excess_dram_traffic"}, {}},
+      {"softmax-01_block_per_row", "memory_bound_below_roof", {}, {"memory_bound_near_roof"}},
+      {"softmax-02_online_warp", "memory_bound_near_roof", {}, {}},
+      {"softmax-03_cluster_row", "memory_bound_near_roof", {}, {}},
+      // Uncoalesced writes, then a tile whose column reads hit one bank, then padding, then 64x64 tiles.
+      {"transpose-00_naive", "memory_bound_far_from_roof", {}, {"bank_conflicts"}},
+      {"transpose-01_smem_tile", "bank_conflicts", {}, {"memory_bound_near_roof"}},
+      {"transpose-02_smem_tile_padded", "memory_bound_below_roof", {}, {"bank_conflicts"}},
+      {"transpose-03_tile64", "memory_bound_near_roof", {}, {}},
+  };
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(JUDGE_SOURCE_DIR) +
+                                                               "/judge/profile/testdata/h200-judge"))
+    files += entry.path().extension() == ".json";
+  EXPECT_EQ(files, cases.size()) << "every recorded report has its expectation here";
+  for (const JudgedCase& c : cases) {
+    Recorded r = LoadJudged(c.name);
+    SCOPED_TRACE(std::string(c.name) + ": " + r.Codes());
+    ASSERT_FALSE(r.diagnosis.findings.empty());
+    EXPECT_EQ(r.diagnosis.findings.front().code, c.first);
+    for (const char* code : c.also) EXPECT_TRUE(r.Has(code)) << code;
+    for (const char* code : c.never) EXPECT_FALSE(r.Has(code)) << code;
+  }
+}
+
+TEST(ProfileJudged, AtomicsQueueInTheBusiestSliceWhateverTheirAddresses) {
+  Recorded r = LoadJudged("histogram-00_global_atomics");
+  ASSERT_FALSE(r.diagnosis.findings.empty());
+  const Finding& f = r.diagnosis.findings.front();
+  EXPECT_NE(f.message.find("about 3949956 atomics queue in one L2 slice"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("of 23689583 in all, for 256 output elements"), std::string::npos) << f.message;
+  // 3.9M at 1.75 ns is more than the kernel's 6.17 ms: the share is capped at 100%.
+  EXPECT_NE(f.message.find("100% of the kernel's 6171.4 us"), std::string::npos) << f.message;
+}
+
+TEST(ProfileJudged, AtARoofOnlyFewerOperationsHelp) {
+  Recorded cublas = LoadJudged("matmul-03_cublas");
+  ASSERT_EQ(cublas.diagnosis.findings.size(), 1u) << cublas.Codes();  // not its 27% bank replays, nor 12.5% occupancy
+  EXPECT_EQ(cublas.diagnosis.findings.front().severity, Severity::kInfo);
+  EXPECT_NE(cublas.diagnosis.findings.front().message.find("77% of the 63667 GFLOP/s"), std::string::npos)
+      << cublas.diagnosis.findings.front().message;
+  // 128 blocks on 132 SMs that hold one each are 0.97 waves, not an idle GPU; one block of 256 is.
+  KernelMetrics one_block = cublas.kernels.at(0);
+  one_block.waves_per_sm = 1.0 / 132;
+  one_block.grid_size = 1;
+  auto findings = DiagnoseKernel(one_block, 1.0, {4635, 63667, 132}, {});
+  EXPECT_TRUE(std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.code == "too_small_grid"; }));
+}
+
+TEST(ProfileRecorded, ShortKernelsAreToldToProfileALargerCase) {
+  Recorded r = Load("reduction-10_vectorized");  // 7.9 us at N = 4M
+  ASSERT_TRUE(r.Has("latency_bound")) << r.Codes();
+  for (const auto& f : r.diagnosis.findings)
+    if (f.code == "latency_bound") {
+      EXPECT_NE(f.message.find("the kernel is short"), std::string::npos) << f.message;
+      EXPECT_NE(f.next_step.find("--case"), std::string::npos) << f.next_step;
+    }
+  Recorded serial = Load("reduction-00_serial");  // 100 ms: long, and no such advice
+  for (const auto& f : serial.diagnosis.findings) EXPECT_EQ(f.message.find("the kernel is short"), std::string::npos);
 }
 
 TEST(ProfileRecorded, NotProfiledSaysWhy) {

@@ -21,8 +21,17 @@ struct Thresholds {
   double min_kernel_share = 0.10;
   // DRAM bytes moved per second, as a fraction of the judge's measured read ceiling: at or over
   // `near_roof` the kernel is at the roof (only fewer bytes help); under `far_from_roof` it is far.
+  // Between the two it is memory-bound below the roof (H200: transpose 02 77%, softmax 01 78%).
   double near_roof = 0.80;
   double far_from_roof = 0.60;
+  // FP32 flops per second, as a fraction of the judge's measured FMA ceiling: at the compute roof
+  // (H200, matmul 2048^3: cuBLAS 77%), or compute-bound below it with the SMs busy (the
+  // register-blocked sample 64%).
+  double compute_near_roof = 0.70;
+  double compute_far_from_roof = 0.40;
+  // A kernel shorter than this spends much of its time ramping up and draining (H200: reduction
+  // 09-12 at 4M floats, 8 us, reach 47-56% of the roof; at 100M, 93%).
+  double short_kernel_ns = 20000;
   // A unit (the busiest memory unit, or the SM) is busy at or over this % of its peak (Nsight
   // Compute's own guidance starts to call a kernel bound by a unit at 60%).
   double busy_unit_pct = 60;
@@ -46,7 +55,8 @@ struct Thresholds {
   // Shared-memory wavefronts beyond the ideal for the addresses (bank-conflict replays), as a share
   // of all (H200: 68% in reduction 03 and 70% in block_sums reduce2, 0 in every other sample).
   double bank_conflict_share = 0.10;
-  // Waves per SM under which the grid leaves most of the GPU idle (also: fewer blocks than SMs).
+  // Waves per SM under which the grid leaves most of the GPU idle (fewer blocks than SMs where ncu
+  // gave no waves).
   double too_small_waves = 0.25;
   // Time in solve() outside kernels (allocations, memsets, copies, launch gaps), as a share of
   // solve()'s time, and at least this much in absolute terms.
@@ -55,7 +65,7 @@ struct Thresholds {
   // Theoretical occupancy (%) under which the launch itself caps latency hiding, and achieved
   // occupancy as a fraction of what the launch allows (the theoretical, or less with under one
   // wave: block_sums 08's 0.5 waves reach 47% of 50%) under which blocks end unevenly or start late.
-  // Neither is said of a kernel at the roof, where more warps cannot help.
+  // Neither is said of a kernel at a roof (memory or compute), where more warps cannot help.
   double low_occupancy_pct = 50;
   double achieved_vs_theoretical = 0.5;
   // DRAM bytes of all kernels over the problem's useful bytes at which traffic is excessive.
