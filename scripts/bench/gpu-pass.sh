@@ -44,6 +44,8 @@ run() {
   rc=$?
   local last
   last=$(grep -E '^result:|tests passed|^[a-z_]+/[0-9]' "$work/$name.txt" | tail -1)
+  # A stage the deadline killed may still have printed a result line for what it reached.
+  if [ "$rc" -eq 124 ]; then last="CUT by the deadline; its last result line: ${last:-none}"; fi
   say "$name: exit $rc in $(( $(date +%s) - start )) s: ${last:-$(tail -1 "$work/$name.txt")}"
 }
 
