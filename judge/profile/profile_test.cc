@@ -453,9 +453,9 @@ Recorded LoadJudged(const std::string& name) {
 // What a GPU engineer says of each sample, and what the rules must not say instead.
 struct JudgedCase {
   const char* name;
-  const char* first;                // the headline's code
-  std::vector<const char*> also;    // said as well
-  std::vector<const char*> never;   // not said
+  const char* first;               // the headline's code
+  std::vector<const char*> also;   // said as well
+  std::vector<const char*> never;  // not said
 };
 
 TEST(ProfileJudged, EachSampleGetsTheDiagnosisAnEngineerWouldGive) {
@@ -483,8 +483,8 @@ TEST(ProfileJudged, EachSampleGetsTheDiagnosisAnEngineerWouldGive) {
       {"transpose-03_tile64", "memory_bound_near_roof", {}, {}},
   };
   size_t files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(JUDGE_SOURCE_DIR) +
-                                                               "/judge/profile/testdata/h200-judge"))
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(JUDGE_SOURCE_DIR) + "/judge/profile/testdata/h200-judge"))
     files += entry.path().extension() == ".json";
   EXPECT_EQ(files, cases.size()) << "every recorded report has its expectation here";
   for (const JudgedCase& c : cases) {
@@ -518,7 +518,8 @@ TEST(ProfileJudged, AtARoofOnlyFewerOperationsHelp) {
   one_block.waves_per_sm = 1.0 / 132;
   one_block.grid_size = 1;
   auto findings = DiagnoseKernel(one_block, 1.0, {4635, 63667, 132}, {});
-  EXPECT_TRUE(std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.code == "too_small_grid"; }));
+  EXPECT_TRUE(
+      std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.code == "too_small_grid"; }));
 }
 
 TEST(ProfileRecorded, ShortKernelsAreToldToProfileALargerCase) {

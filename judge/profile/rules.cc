@@ -126,8 +126,8 @@ bool Atomics(const KernelMetrics& k, const WorkFacts& work, const Thresholds& t,
       fmt::format("about {:.0f} atomics queue in one L2 slice ({}{}): atomics on the same few addresses serialize "
                   "there, and at about {:.2f} ns each that is {:.1f} us, {:.0f}% of the kernel's {:.1f} us: the "
                   "atomics, not the bytes, set its time",
-                  queue, busiest ? "the busiest" : "the total spread over the outputs", where,
-                  t.same_address_atomic_ns, serialized_ns / 1000, 100 * std::min(1.0, share), *k.duration_ns / 1000),
+                  queue, busiest ? "the busiest" : "the total spread over the outputs", where, t.same_address_atomic_ns,
+                  serialized_ns / 1000, 100 * std::min(1.0, share), *k.duration_ns / 1000),
       "make fewer atomics reach one address: combine values first (in registers, a warp shuffle, or a private "
       "copy in shared memory per block) and send one atomic per block and address, or write partials and "
       "reduce them in a second small kernel",
