@@ -160,7 +160,9 @@ static void WriteDiagnoses(const std::vector<LadderRung>& rungs, std::ostream& o
         out << "; from " << rungs[i - 1].name << ":" << (changed.empty() ? " same findings" : changed);
       }
       out << "\n";
-      if (!r.article.empty()) out << bullet << "  article: " << ForTerminal(r.article, 400) << "\n";
+      // Under its rung: indented in text, a nested item in Markdown.
+      if (!r.article.empty())
+        out << (bullet == "- " ? "  - " : bullet + "  ") << "article: " << ForTerminal(r.article, 400) << "\n";
       before = std::move(now);
     }
   }

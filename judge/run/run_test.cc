@@ -271,6 +271,11 @@ TEST(ProfileRun, LadderSaysWhatChangedBetweenRungs) {
   EXPECT_NE(out.str().find("  article: " + rungs[1].article), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("from 08_warp_shuffle: +latency_bound -same_address_atomics"), std::string::npos)
       << out.str();
+  // In Markdown the article's line is an item nested under its rung's, not a sibling.
+  std::ostringstream md;
+  WriteLadderMarkdown(rungs, md);
+  EXPECT_NE(md.str().find("\n- 09_grid_stride (perf_4m): "), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("\n  - article: " + rungs[1].article + "\n"), std::string::npos) << md.str();
 }
 
 TEST(ProfileRun, AProfiledWorkerKeepsRootOnlyWhereTheCountersNeedIt) {
