@@ -54,7 +54,8 @@ Failure WorkerEnded(const WorkerEvent& ev, const std::string& when, const Limits
       if (ev.signal == SIGSYS)
         return {Verdict::kRuntimeError, "killed by SIGSYS " + when +
                                             ": the sandbox stopped a forbidden system call "
-                                            "(starting a program, fork, a network socket, ptrace, mount...)"};
+                                            "(starting a program, fork, a network socket, ptrace, mount...; "
+                                            "the line it left on stderr names it)"};
       if (ev.signal) return {Verdict::kRuntimeError, "killed by " + DescribeSignal(ev.signal) + " " + when};
       return {Verdict::kRuntimeError, "the process exited with code " + std::to_string(ev.exit_code) + " " + when +
                                           " (exit() or abort() in the submission?)"};

@@ -2,6 +2,7 @@
 #include "judge/sandbox/sandbox.h"
 
 #include <sched.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -58,35 +59,88 @@ int LoadForAllThreads(scmp_filter_ctx ctx, int rc) {
 }
 #endif
 
+#ifdef JUDGE_HAVE_SECCOMP
+// The system calls the filter stops, with their names for the line the worker leaves on stderr.
+struct StoppedCall {
+  long nr;
+  const char* name;
+};
+constexpr StoppedCall kStopped[] = {
+    {SCMP_SYS(execve), "execve"},
+    {SCMP_SYS(execveat), "execveat"},
+    {SCMP_SYS(fork), "fork"},
+    {SCMP_SYS(vfork), "vfork"},
+    {SCMP_SYS(clone), "clone (a new process)"},
+    {SCMP_SYS(socket), "socket (internet, packet or netlink)"},
+    {SCMP_SYS(ptrace), "ptrace"},
+    {SCMP_SYS(process_vm_readv), "process_vm_readv"},
+    {SCMP_SYS(process_vm_writev), "process_vm_writev"},
+    {SCMP_SYS(mount), "mount"},
+    {SCMP_SYS(umount2), "umount2"},
+    {SCMP_SYS(pivot_root), "pivot_root"},
+    {SCMP_SYS(chroot), "chroot"},
+    {SCMP_SYS(setns), "setns"},
+    {SCMP_SYS(unshare), "unshare"},
+    {SCMP_SYS(bpf), "bpf"},
+    {SCMP_SYS(perf_event_open), "perf_event_open"},
+    {SCMP_SYS(init_module), "init_module"},
+    {SCMP_SYS(finit_module), "finit_module"},
+    {SCMP_SYS(kexec_load), "kexec_load"},
+    {SCMP_SYS(reboot), "reboot"},
+    {SCMP_SYS(keyctl), "keyctl"},
+    {SCMP_SYS(add_key), "add_key"},
+    {SCMP_SYS(request_key), "request_key"},
+};
+
+// Async-signal-safe: a fixed buffer, write(2), no allocation.
+void Append(char* buf, size_t& len, size_t cap, const char* text) {
+  for (; *text && len + 1 < cap; ++text) buf[len++] = *text;
+}
+
+// SIGSYS from the filter (SECCOMP_RET_TRAP): the call did not run. Say which it was on stderr,
+// which the judge keeps in the report, then end the process as a kill would (the handler was reset
+// on entry, and SA_NODEFER lets the signal through at once). A submission that installs its own
+// handler only stays alive: the call it asked for still never runs.
+void OnStoppedCall(int, siginfo_t* info, void*) {
+  char buf[192];
+  size_t len = 0;
+  Append(buf, len, sizeof buf, "judge sandbox: stopped the forbidden system call ");
+  const char* name = nullptr;
+  for (const StoppedCall& c : kStopped)
+    if (c.nr == info->si_syscall) name = c.name;
+  if (name) {
+    Append(buf, len, sizeof buf, name);
+  } else {
+    char digits[24];
+    int n = 0;
+    unsigned long v = static_cast<unsigned long>(info->si_syscall);
+    do digits[n++] = char('0' + v % 10);
+    while ((v /= 10) != 0 && n < 20);
+    Append(buf, len, sizeof buf, "number ");
+    while (n > 0 && len + 1 < sizeof buf) buf[len++] = digits[--n];
+  }
+  Append(buf, len, sizeof buf, "\n");
+  (void)!::write(STDERR_FILENO, buf, len);
+  ::raise(SIGSYS);
+}
+#endif
+
 Protection ApplySeccomp() {
 #ifdef JUDGE_HAVE_SECCOMP
+  struct sigaction on_stop {};
+  on_stop.sa_sigaction = OnStoppedCall;
+  on_stop.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER;
+  sigemptyset(&on_stop.sa_mask);
+  if (::sigaction(SIGSYS, &on_stop, nullptr) != 0)
+    return Make("seccomp", false, std::string("sigaction(SIGSYS): ") + std::strerror(errno));
   scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
   if (!ctx) return Make("seccomp", false, "seccomp_init failed");
-  const uint32_t kill = SCMP_ACT_KILL_PROCESS;
+  // Trap, not kill: the handler above names the call, then the process ends by SIGSYS all the same
+  // (the kernel forces the signal even where a thread blocks or ignores it).
+  const uint32_t kill = SCMP_ACT_TRAP;
   int rc = 0;
-  for (int sc : {SCMP_SYS(execve),
-                 SCMP_SYS(execveat),
-                 SCMP_SYS(fork),
-                 SCMP_SYS(vfork),
-                 SCMP_SYS(ptrace),
-                 SCMP_SYS(process_vm_readv),
-                 SCMP_SYS(process_vm_writev),
-                 SCMP_SYS(mount),
-                 SCMP_SYS(umount2),
-                 SCMP_SYS(pivot_root),
-                 SCMP_SYS(chroot),
-                 SCMP_SYS(setns),
-                 SCMP_SYS(unshare),
-                 SCMP_SYS(bpf),
-                 SCMP_SYS(perf_event_open),
-                 SCMP_SYS(init_module),
-                 SCMP_SYS(finit_module),
-                 SCMP_SYS(kexec_load),
-                 SCMP_SYS(reboot),
-                 SCMP_SYS(keyctl),
-                 SCMP_SYS(add_key),
-                 SCMP_SYS(request_key)})
-    rc |= seccomp_rule_add(ctx, kill, sc, 0);
+  for (const StoppedCall& c : kStopped)
+    if (c.nr != SCMP_SYS(clone) && c.nr != SCMP_SYS(socket)) rc |= seccomp_rule_add(ctx, kill, int(c.nr), 0);
   // Threads are clone(CLONE_THREAD); a new process is a clone without it.
   rc |= seccomp_rule_add(ctx, kill, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
   // clone3 hides its flags in memory seccomp cannot read: ENOSYS makes glibc fall back to clone.
@@ -99,8 +153,8 @@ Protection ApplySeccomp() {
   rc = LoadForAllThreads(ctx, rc);
   if (rc != 0) return Make("seccomp", false, std::string("seccomp_load: ") + std::strerror(-rc));
   return Make("seccomp", true,
-              "kills the worker on exec, fork, non-Unix sockets, ptrace, mount, bpf, module loading (all threads); "
-              "refuses writable-and-executable memory");
+              "ends the worker by SIGSYS on exec, fork, non-Unix sockets, ptrace, mount, bpf, module loading (all "
+              "threads), naming the call on stderr; refuses writable-and-executable memory");
 #else
   return Make("seccomp", false, "the judge was built without libseccomp (install libseccomp-dev and rebuild)");
 #endif

@@ -188,6 +188,44 @@ TEST_F(SandboxTest, InternetSocketsAreKilled) {
   EXPECT_EQ(InSandbox(scratch_, [] { return socket(AF_INET, SOCK_STREAM, 0) >= 0 ? 0 : 0; }), 128 + SIGSYS);
 }
 
+// The report says which call was stopped: the worker's stderr is kept with its case.
+TEST_F(SandboxTest, AStoppedCallIsNamedOnStderr) {
+  if (!seccomp_) GTEST_SKIP() << "built without libseccomp";
+  const std::string log = scratch_ + "/stderr.txt";
+  auto to_log = [&] {
+    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, STDERR_FILENO);
+    ::close(fd);
+  };
+  EXPECT_EQ(InSandbox(scratch_, [] { return socket(AF_INET6, SOCK_DGRAM, 0) >= 0 ? 0 : 0; }, nullptr, to_log),
+            128 + SIGSYS);
+  EXPECT_EQ(ReadFile(log).value_or(""), "judge sandbox: stopped the forbidden system call socket (internet, packet or netlink)\n");
+  // Blocking SIGSYS does not save the process: the kernel forces it, the call still never runs.
+  EXPECT_EQ(InSandbox(
+                scratch_,
+                [] {
+                  sigset_t all;
+                  sigfillset(&all);
+                  sigprocmask(SIG_BLOCK, &all, nullptr);
+                  return fork() >= 0 ? 0 : 0;
+                },
+                nullptr, to_log),
+            128 + SIGSYS);
+  // A submission that installs its own handler lives on, but the call never ran.
+  EXPECT_EQ(InSandbox(
+                scratch_,
+                [] {
+                  struct sigaction quiet {};
+                  quiet.sa_handler = [](int) {};
+                  sigaction(SIGSYS, &quiet, nullptr);
+                  if (fork() == 0) _exit(0);  // a new process would end here
+                  errno = 0;                  // the trapped call "returns" its own number: no child exists
+                  return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD ? 7 : 1;
+                },
+                nullptr, to_log),
+            7);
+}
+
 // The page of libc that holds clock_gettime, which the harness's clocks read.
 void* ClockCodePage() {
   return reinterpret_cast<void*>(uintptr_t(dlsym(RTLD_DEFAULT, "clock_gettime")) & ~uintptr_t(4095));
