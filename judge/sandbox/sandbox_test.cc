@@ -197,9 +197,11 @@ TEST_F(SandboxTest, AStoppedCallIsNamedOnStderr) {
     ::dup2(fd, STDERR_FILENO);
     ::close(fd);
   };
-  EXPECT_EQ(InSandbox(scratch_, [] { return socket(AF_INET6, SOCK_DGRAM, 0) >= 0 ? 0 : 0; }, nullptr, to_log),
+  EXPECT_EQ(InSandbox(
+                scratch_, [] { return socket(AF_INET6, SOCK_DGRAM, 0) >= 0 ? 0 : 0; }, nullptr, to_log),
             128 + SIGSYS);
-  EXPECT_EQ(ReadFile(log).value_or(""), "judge sandbox: stopped the forbidden system call socket (internet, packet or netlink)\n");
+  EXPECT_EQ(ReadFile(log).value_or(""),
+            "judge sandbox: stopped the forbidden system call socket (internet, packet or netlink)\n");
   // Blocking SIGSYS does not save the process: the kernel forces it, the call still never runs.
   EXPECT_EQ(InSandbox(
                 scratch_,
