@@ -63,6 +63,8 @@ std::vector<MetricColumn> BuildTable() {
       {"lts__t_requests_op_red.sum", &K::l2_red_requests},
       {"lts__t_requests_op_atom.max", &K::l2_atom_requests_max_slice},
       {"lts__t_requests_op_red.max", &K::l2_red_requests_max_slice},
+      {"lts__t_requests_op_atom.avg", &K::l2_atom_requests_mean_slice},
+      {"lts__t_requests_op_red.avg", &K::l2_red_requests_mean_slice},
       {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", &K::ffma_thread_inst},
       {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", &K::fadd_thread_inst},
       {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", &K::fmul_thread_inst},
@@ -128,6 +130,11 @@ Metric KernelMetrics::L2AtomicRequests() const {
 Metric KernelMetrics::L2AtomicRequestsBusiestSlice() const {
   if (!l2_atom_requests_max_slice && !l2_red_requests_max_slice) return std::nullopt;
   return l2_atom_requests_max_slice.value_or(0) + l2_red_requests_max_slice.value_or(0);
+}
+
+Metric KernelMetrics::L2AtomicRequestsMeanSlice() const {
+  if (!l2_atom_requests_mean_slice && !l2_red_requests_mean_slice) return std::nullopt;
+  return l2_atom_requests_mean_slice.value_or(0) + l2_red_requests_mean_slice.value_or(0);
 }
 
 Metric KernelMetrics::SharedExcessShare() const {

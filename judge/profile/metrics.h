@@ -78,6 +78,9 @@ struct KernelMetrics {
   // The same in the busiest L2 slice: an address lives in one slice, so atomics on one address all
   // land in one (H200, reduction 06: 8,192 of 8,192 reductions in one slice).
   Metric l2_atom_requests_max_slice, l2_red_requests_max_slice;
+  // Their mean over the slices: against it, the busiest says whether atomics crowd onto a few
+  // addresses (H200: reduction 62.6x the mean, histogram's 256 bins 15.7x) or spread out.
+  Metric l2_atom_requests_mean_slice, l2_red_requests_mean_slice;
   Metric ffma_thread_inst, fadd_thread_inst, fmul_thread_inst;  // FP32 work (an FMA is two flops)
   std::array<Metric, kStallCount> stalls;                       // cycles stalled per issued instruction, by reason
 
@@ -86,7 +89,8 @@ struct KernelMetrics {
   Metric DramGbps() const;   // DramBytes over the duration (bytes per ns = GB/s)
   Metric Flops() const;      // FP32: 2 per FMA + adds + multiplies
   Metric L2AtomicRequests() const;
-  Metric L2AtomicRequestsBusiestSlice() const;
+  Metric L2AtomicRequestsBusiestSlice() const;  // atom + red maxima (an upper bound if in two slices)
+  Metric L2AtomicRequestsMeanSlice() const;
   Metric SharedExcessShare() const;  // (wavefronts - ideal) / wavefronts: the share bank conflicts add
   Metric LocalBytes() const;
   Limiter OccupancyLimiter() const;  // the least of the limits; ties name registers first

@@ -469,7 +469,7 @@ TEST(ProfileJudged, EachSampleGetsTheDiagnosisAnEngineerWouldGive) {
       // Naive and tiled GEMM wait on L1/L2 and shared memory; the register-blocked one and cuBLAS on math.
       {"matmul-00_naive", "memory_bound_far_from_roof", {}, {"compute_bound_below_roof"}},
       {"matmul-01_smem_tiled", "memory_bound_far_from_roof", {}, {"compute_bound_below_roof"}},
-      {"matmul-02_register_blocked", "compute_bound_below_roof", {}, {"instruction_bound"}},
+      {"matmul-02_register_blocked", "compute_bound_below_roof", {}, {"instruction_bound", "occupancy_limited"}},
       {"matmul-03_cublas", "compute_bound_near_roof", {}, {"too_small_grid", "instruction_bound", "bank_conflicts"}},
       // One thread per row: 16,384 threads on the whole GPU, each striding through its row.
       {"softmax-00_naive", "too_small_grid", {"latency_bound", "excess_dram_traffic"}, {}},
@@ -520,6 +520,53 @@ TEST(ProfileJudged, AtARoofOnlyFewerOperationsHelp) {
   auto findings = DiagnoseKernel(one_block, 1.0, {4635, 63667, 132}, {});
   EXPECT_TRUE(
       std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.code == "too_small_grid"; }));
+}
+
+// Atomics spread over many addresses keep every slice busy in parallel: no queue on one address.
+TEST(ProfileJudged, SpreadAtomicsAreNotAQueue) {
+  const KernelMetrics crowded = LoadJudged("histogram-00_global_atomics").kernels.at(0);
+  KernelMetrics spread = crowded;
+  spread.l2_red_requests_mean_slice = *crowded.l2_red_requests_max_slice / 2;  // busiest only 2x the mean
+  const GpuFacts h200{4635, 63667, 132};
+  auto has = [](const std::vector<Finding>& fs, const char* code) {
+    return std::any_of(fs.begin(), fs.end(), [&](const Finding& f) { return f.code == code; });
+  };
+  EXPECT_FALSE(has(DiagnoseKernel(spread, 1.0, h200, {}), "same_address_atomics"));
+  spread.l2_red_requests_mean_slice = *crowded.l2_red_requests_max_slice / 15.7;  // as recorded by ncu's .avg
+  EXPECT_TRUE(has(DiagnoseKernel(spread, 1.0, h200, {}), "same_address_atomics"));
+  // The reductions' CSVs carry the mean: one address, 62.6x it.
+  const KernelMetrics one_address = Load("reduction-06_warp_unroll").kernels.at(0);
+  ASSERT_TRUE(one_address.L2AtomicRequestsMeanSlice());
+  EXPECT_GT(*one_address.L2AtomicRequestsBusiestSlice(), 60 * *one_address.L2AtomicRequestsMeanSlice());
+}
+
+// One resource at its roof: the other's bottleneck is not said. Neither: the busier unit leads.
+TEST(ProfileJudged, AtOneRoofTheOtherResourceIsNotTheStory) {
+  const GpuFacts h200{4635, 63667, 132};
+  KernelMetrics k = LoadJudged("matmul-02_register_blocked").kernels.at(0);  // FP32 at 64%, SM 72%
+  k.dram_read_bytes = 0.85 * 4635 * *k.duration_ns;                          // now also at the memory roof
+  k.dram_write_bytes = 0;
+  auto findings = DiagnoseKernel(k, 1.0, h200, {});
+  ASSERT_FALSE(findings.empty());
+  for (const auto& f : findings) EXPECT_NE(f.severity, Severity::kBottleneck) << f.code;
+  k.dram_read_bytes = 0.65 * 4635 * *k.duration_ns;  // memory below its roof too, and busier than the SMs
+  k.memory_pct = 90;
+  k.dram_pct = 85;
+  findings = DiagnoseKernel(k, 1.0, h200, {});
+  ASSERT_GE(findings.size(), 2u);
+  EXPECT_EQ(findings[0].code, "memory_bound_below_roof");
+  EXPECT_EQ(findings[1].code, "compute_bound_below_roof");
+}
+
+// 64 blocks that need an SM each leave 68 of 132 SMs empty at 0.48 waves: still too small.
+TEST(ProfileJudged, SMsWithoutABlockAreTooSmallAGridWhateverTheWaves) {
+  KernelMetrics k = LoadJudged("matmul-03_cublas").kernels.at(0);
+  k.grid_size = 64;
+  k.waves_per_sm = 0.48;
+  auto findings = DiagnoseKernel(k, 1.0, {4635, 63667, 132}, {});
+  auto it = std::find_if(findings.begin(), findings.end(), [](const Finding& f) { return f.code == "too_small_grid"; });
+  ASSERT_NE(it, findings.end());
+  EXPECT_NE(it->message.find("68 of the 132 SMs get no block"), std::string::npos) << it->message;
 }
 
 TEST(ProfileRecorded, ShortKernelsAreToldToProfileALargerCase) {

@@ -31,6 +31,18 @@ int SmCount(const KernelMetrics& k, const GpuFacts& gpu) {
   return k.sm_count ? int(*k.sm_count) : 0;
 }
 
+// A kernel shorter than `short_kernel_ns` ramps up and drains for much of its time: its bandwidth
+// understates the steady state, which a larger case shows.
+std::string ShortKernelClause(const KernelMetrics& k, const Thresholds& t) {
+  if (!k.duration_ns || *k.duration_ns >= t.short_kernel_ns) return "";
+  return fmt::format("; at {:.1f} us the kernel is short, and its ramp-up and last wave are much of it",
+                     *k.duration_ns / 1000);
+}
+std::string ShortKernelAdvice(const KernelMetrics& k, const Thresholds& t) {
+  if (!k.duration_ns || *k.duration_ns >= t.short_kernel_ns) return "";
+  return "; profile a larger case (--case) to see the steady state";
+}
+
 // Where the kernel's DRAM traffic stands against the measured roof: near it, far from it while a
 // memory unit is busy (the bytes are not the limit, another memory unit is), or neither unit busy
 // and few bytes moving (latency: too few requests in flight to cover DRAM's latency).
@@ -50,18 +62,22 @@ void Roofline(const KernelMetrics& k, const GpuFacts& gpu, const Thresholds& t, 
                        numbers));
     return;
   }
-  if (fraction >= t.far_from_roof) {
+  // A unit other than DRAM far busier than DRAM (L1, L2): that unit is the story, as below.
+  const bool other_unit_busier = k.memory_pct && k.dram_pct && *k.memory_pct - *k.dram_pct >= t.other_unit_margin_pct;
+  if (fraction >= t.far_from_roof && !other_unit_busier) {
     auto top = k.TopStall();
     if (top) numbers.push_back({"top_stall_" + std::string(StallName(*top)), *k.stalls[size_t(*top)], "cycles/issue"});
-    out.push_back(Make("memory_bound_below_roof", Severity::kBottleneck, &k,
-                       fmt::format("moves DRAM bytes at {:.0f} GB/s, {:.0f}% of the {:.0f} GB/s roof: memory is the "
-                                   "limit, but the kernel leaves DRAM idle part of the time{}",
-                                   *gbps, 100 * fraction, gpu.read_gbps,
-                                   top ? fmt::format(" (warps mostly waiting on {})", StallName(*top)) : ""),
-                       "keep more bytes in flight: each thread loads several independent elements (float4, an "
-                       "unrolled loop) before it uses any, more work per block, fewer __syncthreads() between a "
-                       "load and the next",
-                       numbers));
+    out.push_back(Make(
+        "memory_bound_below_roof", Severity::kBottleneck, &k,
+        fmt::format("moves DRAM bytes at {:.0f} GB/s, {:.0f}% of the {:.0f} GB/s roof: memory is the "
+                    "limit, but the kernel leaves DRAM idle part of the time{}{}",
+                    *gbps, 100 * fraction, gpu.read_gbps,
+                    top ? fmt::format(" (warps mostly waiting on {})", StallName(*top)) : "", ShortKernelClause(k, t)),
+        std::string("keep more bytes in flight: each thread loads several independent elements "
+                    "(float4, an unrolled loop) before it uses any, more work per block, fewer "
+                    "__syncthreads() between a load and the next") +
+            ShortKernelAdvice(k, t),
+        numbers));
     return;
   }
   const bool memory_busy = k.memory_pct && *k.memory_pct >= t.busy_unit_pct;
@@ -85,21 +101,16 @@ void Roofline(const KernelMetrics& k, const GpuFacts& gpu, const Thresholds& t, 
   if (!low_occupancy && !waits_on_memory) return;
   if (k.achieved_occupancy_pct) numbers.push_back({"achieved_occupancy_pct", *k.achieved_occupancy_pct, "%"});
   if (top) numbers.push_back({"top_stall_" + std::string(StallName(*top)), *k.stalls[size_t(*top)], "cycles/issue"});
-  const bool short_kernel = k.duration_ns && *k.duration_ns < t.short_kernel_ns;
   out.push_back(Make(
       "latency_bound", Severity::kBottleneck, &k,
       fmt::format("neither memory nor the SMs are busy (memory {:.0f}%, SM {:.0f}% of peak) and DRAM moves only {:.0f} "
                   "GB/s ({:.0f}% of the roof){}{}: too few bytes are in flight to cover DRAM's latency{}",
                   k.memory_pct.value_or(0), k.sm_pct.value_or(0), *gbps, 100 * fraction,
                   low_occupancy ? fmt::format(", achieved occupancy {:.0f}%", *k.achieved_occupancy_pct) : "",
-                  top ? fmt::format(", warps mostly waiting on {}", StallName(*top)) : "",
-                  short_kernel ? fmt::format("; at {:.1f} us the kernel is short, and its ramp-up and last wave are "
-                                             "much of it",
-                                             *k.duration_ns / 1000)
-                               : ""),
+                  top ? fmt::format(", warps mostly waiting on {}", StallName(*top)) : "", ShortKernelClause(k, t)),
       std::string("put more independent loads in flight: more threads or blocks, several elements per thread loaded "
                   "before they are used (unrolled, vectorized float4 loads), fewer dependent steps between loads") +
-          (short_kernel ? "; profile a larger case (--case) to see the steady state" : ""),
+          ShortKernelAdvice(k, t),
       numbers));
 }
 
@@ -113,6 +124,10 @@ bool Atomics(const KernelMetrics& k, const WorkFacts& work, const Thresholds& t,
   auto total = k.L2AtomicRequests();
   if (!busiest && !total) return false;
   if (!k.duration_ns || *k.duration_ns <= 0) return false;
+  // Spread over many addresses (a mean per slice not far below the busiest) the slices work in
+  // parallel and the 1.75 ns of a same-address turnaround no longer holds: not this finding.
+  if (auto mean = k.L2AtomicRequestsMeanSlice(); busiest && mean && *busiest < t.atomic_concentration * *mean)
+    return false;
   const double queue = busiest ? *busiest : *total / double(std::max<int64_t>(1, work.output_elements));
   const double serialized_ns = queue * t.same_address_atomic_ns;
   const double share = serialized_ns / *k.duration_ns;
@@ -235,23 +250,25 @@ void InstructionBound(const KernelMetrics& k, const GpuFacts& gpu, const Thresho
 void GridSize(const KernelMetrics& k, const GpuFacts& gpu, const Thresholds& t, std::vector<Finding>& out) {
   const int64_t blocks = k.Blocks();
   const int sms = SmCount(k, gpu);
-  const bool few_blocks = blocks > 0 && sms > 0 && blocks < sms;
-  // Waves say it best: 128 blocks on 132 SMs that hold one each (cuBLAS's SGEMM tiles) fill 97% of
-  // the GPU. Fewer blocks than SMs decides only where ncu gave no waves.
-  const bool small = k.waves_per_sm ? *k.waves_per_sm < t.too_small_waves : few_blocks;
-  if (!small) return;
+  // Under a quarter of a wave, or SMs left without any block (64 blocks that need an SM each leave
+  // 68 of 132 empty). Not 128 blocks on 132 SMs that hold one each (cuBLAS's SGEMM tiles: 0.97 waves).
+  const bool empty_sms = blocks > 0 && sms > 0 && blocks < t.min_sm_fill * sms;
+  const bool few_waves = k.waves_per_sm && *k.waves_per_sm < t.too_small_waves;
+  if (!empty_sms && !few_waves) return;
   std::vector<FindingNumber> numbers = {{"blocks", double(blocks), ""},
                                         {"threads_per_block", double(k.ThreadsPerBlock()), ""}};
   if (sms > 0) numbers.push_back({"sm_count", double(sms), ""});
   if (k.waves_per_sm) numbers.push_back({"waves_per_sm", *k.waves_per_sm, ""});
-  out.push_back(Make("too_small_grid", Severity::kBottleneck, &k,
-                     fmt::format("launches {} block{} of {} thread{}{}{}: most of the GPU is idle", blocks,
-                                 blocks == 1 ? "" : "s", k.ThreadsPerBlock(), k.ThreadsPerBlock() == 1 ? "" : "s",
-                                 sms > 0 ? fmt::format(" on {} SMs", sms) : "",
-                                 k.waves_per_sm ? fmt::format(" ({:.2g} waves)", *k.waves_per_sm) : ""),
-                     "launch enough blocks to fill every SM several times (thousands of threads per SM): split the "
-                     "work over blocks, and at least one warp's 32 threads per block",
-                     numbers));
+  out.push_back(Make(
+      "too_small_grid", Severity::kBottleneck, &k,
+      fmt::format("launches {} block{} of {} thread{}{}{}: {}", blocks, blocks == 1 ? "" : "s", k.ThreadsPerBlock(),
+                  k.ThreadsPerBlock() == 1 ? "" : "s", sms > 0 ? fmt::format(" on {} SMs", sms) : "",
+                  k.waves_per_sm ? fmt::format(" ({:.2g} waves)", *k.waves_per_sm) : "",
+                  empty_sms ? fmt::format("{} of the {} SMs get no block", sms - blocks, sms)
+                            : std::string("most of the GPU's warp slots stay empty")),
+      "launch enough blocks to fill every SM several times (thousands of threads per SM): split the "
+      "work over blocks, and at least one warp's 32 threads per block",
+      numbers));
 }
 
 void Spills(const KernelMetrics& k, std::vector<Finding>& out) {
@@ -319,17 +336,25 @@ std::vector<Finding> DiagnoseKernel(const KernelMetrics& k, double share, const 
   std::vector<Finding> roofs;
   const bool compute_bound = Compute(k, gpu, t, roofs);
   Roofline(k, gpu, t, roofs);
+  // One resource at its roof: the other's bottleneck is not the story. Both below theirs: the
+  // busier unit (memory against SM throughput) leads.
+  const auto near = [](const Finding& f) {
+    return f.code == "memory_bound_near_roof" || f.code == "compute_bound_near_roof";
+  };
+  const bool at_roof = std::any_of(roofs.begin(), roofs.end(), near);
+  if (at_roof) std::erase_if(roofs, [](const Finding& f) { return f.severity == Severity::kBottleneck; });
+  if (roofs.size() == 2 && roofs[0].code == "compute_bound_below_roof" && k.memory_pct && k.sm_pct &&
+      *k.memory_pct > *k.sm_pct)
+    std::swap(roofs[0], roofs[1]);
   for (auto& f : roofs)
     if (!atomics_bound || f.severity == Severity::kInfo) out.push_back(std::move(f));
   if (!atomics_bound && !compute_bound) InstructionBound(k, gpu, t, out);
-  // At a roof nothing but less work helps: lanes, banks and occupancy are not worth a word.
-  const bool at_roof = std::any_of(out.begin(), out.end(), [](const Finding& f) {
-    return f.code == "memory_bound_near_roof" || f.code == "compute_bound_near_roof";
-  });
+  // At a roof nothing but less work helps: lanes, banks and occupancy are not worth a word. A
+  // kernel bound by its FP32 math holds big register tiles on purpose: fewer warps is its trade.
   if (!at_roof) {
     Divergence(k, t, out);
     BankConflicts(k, t, out);
-    Occupancy(k, t, out);
+    if (!compute_bound) Occupancy(k, t, out);
   }
   Spills(k, out);
   return out;

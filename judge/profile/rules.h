@@ -21,16 +21,18 @@ struct Thresholds {
   double min_kernel_share = 0.10;
   // DRAM bytes moved per second, as a fraction of the judge's measured read ceiling: at or over
   // `near_roof` the kernel is at the roof (only fewer bytes help); under `far_from_roof` it is far.
-  // Between the two it is memory-bound below the roof (H200: transpose 02 77%, softmax 01 78%).
+  // Between the two it is memory-bound below the roof (H200: transpose 02 77%, softmax 01 76%).
   double near_roof = 0.80;
   double far_from_roof = 0.60;
+  // In that band, a memory unit this many points busier than DRAM (L1, L2) is the limit instead.
+  double other_unit_margin_pct = 15;
   // FP32 flops per second, as a fraction of the judge's measured FMA ceiling: at the compute roof
   // (H200, matmul 2048^3: cuBLAS 77%), or compute-bound below it with the SMs busy (the
   // register-blocked sample 64%).
   double compute_near_roof = 0.70;
   double compute_far_from_roof = 0.40;
   // A kernel shorter than this spends much of its time ramping up and draining (H200: reduction
-  // 09-12 at 4M floats, 8 us, reach 47-56% of the roof; at 100M, 93%).
+  // 09-12 at 4M floats, 6.5-7.9 us, reach 46-56% of the roof; at 100M, 93%).
   double short_kernel_ns = 20000;
   // A unit (the busiest memory unit, or the SM) is busy at or over this % of its peak (Nsight
   // Compute's own guidance starts to call a kernel bound by a unit at 60%).
@@ -45,6 +47,10 @@ struct Thresholds {
   double atomic_share = 0.5;
   // Fewer atomics per address than this cannot queue long on one address.
   double min_atomics_per_address = 64;
+  // The busiest slice's atomics over the mean per slice at or above which they crowd onto a few
+  // addresses (H200: reductions 62.6x, histogram's 256 bins 15.7x). Spread evenly, slices work in
+  // parallel and a same-address turnaround says nothing of the time.
+  double atomic_concentration = 4;
   // Average threads per warp instruction (of 32) under which lanes are wasted: on the taken path
   // of branches (`divergent_threads`), or predicated off as well (`active_lanes`). On the H200 the
   // branch ratio hardly separates (tree reductions 31.7-31.9, block_sums reduce0 27.7, CUB 26.9),
@@ -58,6 +64,8 @@ struct Thresholds {
   // Waves per SM under which the grid leaves most of the GPU idle (fewer blocks than SMs where ncu
   // gave no waves).
   double too_small_waves = 0.25;
+  // Blocks under this share of the SMs leave SMs with nothing to run, whatever the waves.
+  double min_sm_fill = 0.9;
   // Time in solve() outside kernels (allocations, memsets, copies, launch gaps), as a share of
   // solve()'s time, and at least this much in absolute terms.
   double host_share = 0.5;
