@@ -9,6 +9,7 @@
 
 #include "judge/profile/metrics.h"
 #include "judge/profile/ncu_csv.h"
+#include "judge/sandbox/sandbox.h"
 #include "judge/util/fs.h"
 #include "judge/util/subprocess.h"
 
@@ -143,9 +144,12 @@ profile::CaseProfile ProfileCase(const Problem& problem, const CaseRunnerConfig&
   RemoveTree(*dir);
   profile::CaseProfile p =
       profile::ProfileFromNcu(log, SolveFactsOf(judged), GpuFactsOf(report), WorkFactsOf(problem, c.spec.scalars));
-  if (p.status == profile::ProfileStatus::kFailed && profiled.verdict != Verdict::kAccepted)
+  if (p.status == profile::ProfileStatus::kFailed && profiled.verdict != Verdict::kAccepted) {
     p.message += "; the call under the profiler (not judged: the verdict stands) ended " +
                  std::string(VerdictShort(profiled.verdict)) + (profiled.detail.empty() ? "" : ": " + profiled.detail);
+    // Which call the sandbox stopped: what decides the layer the profiler's library needs.
+    if (auto line = StoppedCallLine(profiled.worker_stderr); !line.empty()) p.message += " (" + line + ")";
+  }
   return finish(p);
 }
 

@@ -104,7 +104,7 @@ void Append(char* buf, size_t& len, size_t cap, const char* text) {
 void OnStoppedCall(int, siginfo_t* info, void*) {
   char buf[192];
   size_t len = 0;
-  Append(buf, len, sizeof buf, "judge sandbox: stopped the forbidden system call ");
+  Append(buf, len, sizeof buf, kStoppedCallLine.data());
   const char* name = nullptr;
   for (const StoppedCall& c : kStopped)
     if (c.nr == info->si_syscall) name = c.name;
@@ -176,6 +176,13 @@ Protection ApplyNoNewCode() {
 }
 
 }  // namespace
+
+std::string StoppedCallLine(std::string_view stderr_text) {
+  const size_t at = stderr_text.rfind(kStoppedCallLine);
+  if (at == std::string_view::npos) return "";
+  const size_t end = stderr_text.find('\n', at);
+  return std::string(stderr_text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+}
 
 std::vector<std::string> SystemReadPaths() {
   std::vector<std::string> paths = {

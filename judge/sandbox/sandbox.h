@@ -14,6 +14,7 @@
 //   after load (dlopen returned):  no memory may become executable any more.
 // A mechanism the kernel or build lacks is reported inactive, never silently assumed.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "judge/util/confine.h"
@@ -39,6 +40,11 @@ void ApplyAfterLoad(const SandboxPolicy& policy, SandboxReport* report);
 
 Json SandboxPolicyToJson(const SandboxPolicy& p);
 SandboxPolicy SandboxPolicyFromJson(const Json& j);
+
+// What a worker the seccomp layer stopped left on its stderr: "judge sandbox: stopped the forbidden
+// system call NAME", the last such line of `stderr_text`, or empty.
+inline constexpr std::string_view kStoppedCallLine = "judge sandbox: stopped the forbidden system call ";
+std::string StoppedCallLine(std::string_view stderr_text);
 
 // Folders every CUDA program may need to read after start-up.
 std::vector<std::string> SystemReadPaths();

@@ -200,6 +200,9 @@ TEST_F(SandboxTest, AStoppedCallIsNamedOnStderr) {
   EXPECT_EQ(InSandbox(
                 scratch_, [] { return socket(AF_INET6, SOCK_DGRAM, 0) >= 0 ? 0 : 0; }, nullptr, to_log),
             128 + SIGSYS);
+  EXPECT_EQ(StoppedCallLine(ReadFile(log).value_or("")),
+            "judge sandbox: stopped the forbidden system call socket (internet, packet or netlink)");
+  EXPECT_EQ(StoppedCallLine("noise\n"), "");
   EXPECT_EQ(ReadFile(log).value_or(""),
             "judge sandbox: stopped the forbidden system call socket (internet, packet or netlink)\n");
   // Blocking SIGSYS does not save the process: the kernel forces it, the call still never runs.
