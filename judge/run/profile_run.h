@@ -28,11 +28,13 @@ std::vector<std::string> NcuWrapper(const std::string& ncu, const std::string& l
 // of CUDA 13.0; docs/results/h200-2026-12-02-profile.md): network_namespace, as under
 // compute-sanitizer (the run hangs); no_new_code, or ncu stops at "Failed to prepare kernel for
 // profiling" (its injected library makes memory executable after the submission is loaded);
-// seccomp, or the worker dies of SIGSYS as the kernel is profiled. And where the driver lets only
-// administrators read the counters (`admin_only`, the default) and the judge runs as root,
-// `unprivileged`: the counters are opened inside the worker, which would otherwise have dropped to
-// nobody, and every profile would end ERR_NVGPUCTRPERM. Landlock, the code seal, no_new_privs and
-// the rlimits still hold; the call profiled was judged before under every layer.
+// and of seccomp only its rule against internet sockets (kInternetSocketsRule): the injected
+// library opens one to talk to ncu, and the worker died of SIGSYS there (the stopped call, named by
+// the sandbox, was socket); exec, fork, ptrace, netlink and the rest of the filter still hold. And where the driver
+// lets only administrators read the counters (`admin_only`, the default) and the judge runs as root, `unprivileged`:
+// the counters are opened inside the worker, which would otherwise have dropped to nobody, and every profile would end
+// ERR_NVGPUCTRPERM. Landlock, the code seal, no_new_privs, the rest of seccomp and the rlimits still hold; the call
+// profiled was judged before under every layer.
 std::vector<std::string> ProfilerSkippedLayers(std::optional<bool> admin_only, bool judge_is_root);
 
 // The facts the diagnosis weighs the case's metrics against: the GPU's measured ceilings and SM

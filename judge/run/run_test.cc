@@ -280,14 +280,14 @@ TEST(ProfileRun, LadderSaysWhatChangedBetweenRungs) {
 
 TEST(ProfileRun, AProfiledWorkerKeepsRootOnlyWhereTheCountersNeedIt) {
   using Layers = std::vector<std::string>;
-  const Layers tool = {"network_namespace", "no_new_code", "seccomp"};  // what ncu itself needs
+  const Layers tool = {"network_namespace", "no_new_code", "internet_sockets"};  // what ncu itself needs
   Layers as_root = tool;
   as_root.push_back("unprivileged");
   EXPECT_EQ(ProfilerSkippedLayers(true, true), as_root);
   EXPECT_EQ(ProfilerSkippedLayers(std::nullopt, true), as_root);  // the default
   EXPECT_EQ(ProfilerSkippedLayers(false, true), tool);            // open counters: nobody
   EXPECT_EQ(ProfilerSkippedLayers(true, false), tool);            // no root to keep
-  for (const auto& kept : {"landlock", "code_seal", "no_new_privs", "rlimits"})
+  for (const auto& kept : {"landlock", "code_seal", "no_new_privs", "rlimits", "seccomp"})
     EXPECT_EQ(std::count(as_root.begin(), as_root.end(), kept), 0) << kept << " holds under the profiler";
 }
 

@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -71,7 +72,7 @@ constexpr StoppedCall kStopped[] = {
     {SCMP_SYS(fork), "fork"},
     {SCMP_SYS(vfork), "vfork"},
     {SCMP_SYS(clone), "clone (a new process)"},
-    {SCMP_SYS(socket), "socket (internet, packet or netlink)"},
+    {SCMP_SYS(socket), "socket"},
     {SCMP_SYS(ptrace), "ptrace"},
     {SCMP_SYS(process_vm_readv), "process_vm_readv"},
     {SCMP_SYS(process_vm_writev), "process_vm_writev"},
@@ -97,11 +98,33 @@ void Append(char* buf, size_t& len, size_t cap, const char* text) {
   for (; *text && len + 1 < cap; ++text) buf[len++] = *text;
 }
 
+// The first argument of the stopped call, where this architecture's signal frame is known: which
+// kind of socket was asked for tells a profiler's loopback link (internet) from a probe of the
+// host's interfaces (netlink).
+const char* SocketDomainName(void* context) {
+  const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+  const long domain = long(uc->uc_mcontext.gregs[REG_RDI]);
+#elif defined(__aarch64__)
+  const long domain = long(uc->uc_mcontext.regs[0]);
+#else
+  (void)uc;
+  const long domain = -1;
+#endif
+  switch (domain) {
+    case AF_INET:
+    case AF_INET6: return " (internet)";
+    case AF_PACKET: return " (packet)";
+    case AF_NETLINK: return " (netlink)";
+    default: return " (internet, packet or netlink)";
+  }
+}
+
 // SIGSYS from the filter (SECCOMP_RET_TRAP): the call did not run. Say which it was on stderr,
 // which the judge keeps in the report, then end the process as a kill would (the handler was reset
 // on entry, and SA_NODEFER lets the signal through at once). A submission that installs its own
 // handler only stays alive: the call it asked for still never runs.
-void OnStoppedCall(int, siginfo_t* info, void*) {
+void OnStoppedCall(int, siginfo_t* info, void* context) {
   char buf[192];
   size_t len = 0;
   Append(buf, len, sizeof buf, kStoppedCallLine.data());
@@ -110,6 +133,7 @@ void OnStoppedCall(int, siginfo_t* info, void*) {
     if (c.nr == info->si_syscall) name = c.name;
   if (name) {
     Append(buf, len, sizeof buf, name);
+    if (info->si_syscall == SCMP_SYS(socket)) Append(buf, len, sizeof buf, SocketDomainName(context));
   } else {
     char digits[24];
     int n = 0;
@@ -125,7 +149,7 @@ void OnStoppedCall(int, siginfo_t* info, void*) {
 }
 #endif
 
-Protection ApplySeccomp() {
+Protection ApplySeccomp(const SandboxPolicy& policy) {
 #ifdef JUDGE_HAVE_SECCOMP
   struct sigaction on_stop {};
   on_stop.sa_sigaction = OnStoppedCall;
@@ -145,17 +169,23 @@ Protection ApplySeccomp() {
   rc |= seccomp_rule_add(ctx, kill, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
   // clone3 hides its flags in memory seccomp cannot read: ENOSYS makes glibc fall back to clone.
   rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+  const bool internet = policy.Skips(std::string(kInternetSocketsRule));
   for (int domain : {AF_INET, AF_INET6, AF_PACKET, AF_NETLINK})
-    rc |= seccomp_rule_add(ctx, kill, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, scmp_datum_t(domain)));
+    if (!internet || (domain != AF_INET && domain != AF_INET6))
+      rc |= seccomp_rule_add(ctx, kill, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, scmp_datum_t(domain)));
   // Memory both writable and executable is how code gets rewritten in place; nothing the worker
   // or a compiled library needs (text relocations are not built), so it is refused, not killed.
   rc |= DenyProt(ctx, PROT_WRITE | PROT_EXEC);
   rc = LoadForAllThreads(ctx, rc);
   if (rc != 0) return Make("seccomp", false, std::string("seccomp_load: ") + std::strerror(-rc));
   return Make("seccomp", true,
-              "ends the worker by SIGSYS on exec, fork, non-Unix sockets, ptrace, mount, bpf, module loading (all "
-              "threads), naming the call on stderr; refuses writable-and-executable memory");
+              std::string("ends the worker by SIGSYS on exec, fork, ") +
+                  (internet ? "packet and netlink sockets (internet sockets let through: skipped internet_sockets)"
+                            : "non-Unix sockets") +
+                  ", ptrace, mount, bpf, module loading (all threads), naming the call on stderr; refuses "
+                  "writable-and-executable memory");
 #else
+  (void)policy;
   return Make("seccomp", false, "the judge was built without libseccomp (install libseccomp-dev and rebuild)");
 #endif
 }
@@ -237,7 +267,7 @@ void ApplyLate(const SandboxPolicy& policy, SandboxReport* report) {
   layer("unprivileged", [] { return DescribePrivileges(DropRoot()); });
   layer("no_new_privs", [] { return DescribeNoNewPrivs(SetNoNewPrivs()); });
   layer("landlock", [&] { return ApplyLandlock(policy); });
-  layer("seccomp", ApplySeccomp);
+  layer("seccomp", [&] { return ApplySeccomp(policy); });
 }
 
 void ApplyAfterLoad(const SandboxPolicy& policy, SandboxReport* report) {

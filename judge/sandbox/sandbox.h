@@ -41,8 +41,13 @@ void ApplyAfterLoad(const SandboxPolicy& policy, SandboxReport* report);
 Json SandboxPolicyToJson(const SandboxPolicy& p);
 SandboxPolicy SandboxPolicyFromJson(const Json& j);
 
+// A part of the seccomp layer a skip list may name on its own: internet sockets (AF_INET, AF_INET6)
+// let through while the rest of the filter holds. Nsight Compute's library in the profiled worker
+// talks to ncu over one (run/profile_run.h); without the network namespace it reaches the network.
+inline constexpr std::string_view kInternetSocketsRule = "internet_sockets";
+
 // What a worker the seccomp layer stopped left on its stderr: "judge sandbox: stopped the forbidden
-// system call NAME", the last such line of `stderr_text`, or empty.
+// system call NAME" (a socket's with its kind: "socket (netlink)"), the last such line of `stderr_text`, or empty.
 inline constexpr std::string_view kStoppedCallLine = "judge sandbox: stopped the forbidden system call ";
 std::string StoppedCallLine(std::string_view stderr_text);
 
