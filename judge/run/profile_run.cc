@@ -47,7 +47,8 @@ std::vector<std::string> NcuWrapper(const std::string& ncu, const std::string& l
 }
 
 std::vector<std::string> ProfilerSkippedLayers(std::optional<bool> admin_only, bool judge_is_root) {
-  std::vector<std::string> skip = {"network_namespace", "no_new_code", std::string(kInternetSocketsRule)};
+  std::vector<std::string> skip = {"network_namespace", "no_new_code", std::string(kInternetSocketsRule),
+                                   std::string(kNetlinkSocketsRule)};
   if (judge_is_root && admin_only.value_or(true)) skip.push_back("unprivileged");
   return skip;
 }

@@ -170,18 +170,25 @@ Protection ApplySeccomp(const SandboxPolicy& policy) {
   // clone3 hides its flags in memory seccomp cannot read: ENOSYS makes glibc fall back to clone.
   rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
   const bool internet = policy.Skips(std::string(kInternetSocketsRule));
-  for (int domain : {AF_INET, AF_INET6, AF_PACKET, AF_NETLINK})
-    if (!internet || (domain != AF_INET && domain != AF_INET6))
+  const bool netlink = policy.Skips(std::string(kNetlinkSocketsRule));
+  for (int domain : {AF_INET, AF_INET6, AF_PACKET, AF_NETLINK}) {
+    const bool let_through = domain == AF_NETLINK ? netlink : domain != AF_PACKET && internet;
+    if (!let_through)
       rc |= seccomp_rule_add(ctx, kill, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, scmp_datum_t(domain)));
+  }
   // Memory both writable and executable is how code gets rewritten in place; nothing the worker
   // or a compiled library needs (text relocations are not built), so it is refused, not killed.
   rc |= DenyProt(ctx, PROT_WRITE | PROT_EXEC);
   rc = LoadForAllThreads(ctx, rc);
   if (rc != 0) return Make("seccomp", false, std::string("seccomp_load: ") + std::strerror(-rc));
+  std::string sockets = "non-Unix sockets";
+  if (internet || netlink)
+    sockets = std::string(internet ? "" : "internet, ") + "packet" + (netlink ? "" : ", netlink") + " sockets (" +
+              (internet ? "internet" : "") + (internet && netlink ? " and " : "") + (netlink ? "netlink" : "") +
+              " sockets let through: skipped " + (internet ? "internet_sockets" : "") + (internet && netlink ? "," : "") +
+              (netlink ? "netlink_sockets" : "") + ")";
   return Make("seccomp", true,
-              std::string("ends the worker by SIGSYS on exec, fork, ") +
-                  (internet ? "packet and netlink sockets (internet sockets let through: skipped internet_sockets)"
-                            : "non-Unix sockets") +
+              "ends the worker by SIGSYS on exec, fork, " + sockets +
                   ", ptrace, mount, bpf, module loading (all threads), naming the call on stderr; refuses "
                   "writable-and-executable memory");
 #else

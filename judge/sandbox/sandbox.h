@@ -41,10 +41,12 @@ void ApplyAfterLoad(const SandboxPolicy& policy, SandboxReport* report);
 Json SandboxPolicyToJson(const SandboxPolicy& p);
 SandboxPolicy SandboxPolicyFromJson(const Json& j);
 
-// A part of the seccomp layer a skip list may name on its own: internet sockets (AF_INET, AF_INET6)
-// let through while the rest of the filter holds. Nsight Compute's library in the profiled worker
-// talks to ncu over one (run/profile_run.h); without the network namespace it reaches the network.
+// Parts of the seccomp layer a skip list may name on their own: internet sockets (AF_INET, AF_INET6)
+// or netlink sockets let through while the rest of the filter holds. Nsight Compute's library in
+// the profiled worker opens both (run/profile_run.h); without the network namespace an internet
+// socket reaches the network, a netlink one reads the host's interfaces.
 inline constexpr std::string_view kInternetSocketsRule = "internet_sockets";
+inline constexpr std::string_view kNetlinkSocketsRule = "netlink_sockets";
 
 // What a worker the seccomp layer stopped left on its stderr: "judge sandbox: stopped the forbidden
 // system call NAME" (a socket's with its kind: "socket (netlink)"), the last such line of `stderr_text`, or empty.
