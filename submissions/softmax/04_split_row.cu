@@ -18,9 +18,9 @@
 // expf(x - m_chunk) * expf(m_chunk - m_row) / s_row, one expf per element.
 // What it teaches is also that one pass is not enough. Judged on an H200 (2026-12-02, every case
 // AC): 132.3 us at 16384 x 4096 and 206.0 us at 256 x 262144, 57.5% of the read ceiling, slower
-// there than 02's 61.6% despite reading each element once. Only about 16 rows' chunks fit on the
-// GPU at a time, and every chunk of a row waits for the row's slowest before it writes, so loads
-// and stores come in waves rather than as one stream.
+// there than 02's 61.6% despite reading each element once. Our reading (not profiled): only the
+// rows whose 64 chunks are resident together are in flight, and every chunk of a row waits for the
+// row's slowest before it writes, so loads and stores come in waves rather than as one stream.
 #include <cuda_runtime.h>
 #include <stdint.h>
 
