@@ -9,6 +9,8 @@
 #                       (scripts' fetch-debs) are unpacked first where the machine has no registry
 #   gpu-tests           ctest -L gpu, without the catalog's check_problem_gpu.* (the stages below)
 #   check:P[:S1,S2]     judge check-problem P (only samples S1,S2 when given), with its ladder
+#   warm-check:P        judge check-problem P twice: the second run's time is the warm figure
+#                       (compiles and the GPU's ceilings cached by the first)
 #   profile:P           scripts/bench/profile-catalog.sh over problem P's samples
 #   ladder-profile:P    judge ladder --profile over submissions/P (the articles' claims beside it)
 # DEADLINE_S (default 540) is when no stage may start any more; each runs under what is left.
@@ -71,6 +73,12 @@ for stage in "$@"; do
       run "check-$problem" "$build/judge" check-problem "$problem" --root "$root" "${samples[@]}" \
         --out "$work/check-$problem.json" --markdown "$work/ladder-$problem.md"
       ;;
+    warm-check:*)
+      problem=${stage#warm-check:}
+      run "check-$problem-cold" "$build/judge" check-problem "$problem" --root "$root" -q
+      run "check-$problem-warm" "$build/judge" check-problem "$problem" --root "$root" -q \
+        --markdown "$work/ladder-$problem-warm.md"
+      ;;
     profile:*)
       problem=${stage#profile:}
       run "profile-$problem" env JUDGE="$build/judge" PROFILE_CAP_S=120 \
@@ -81,7 +89,7 @@ for stage in "$@"; do
       run "ladder-profile-$problem" "$build/judge" ladder "$root/$(samples_of "$problem")" --problem "$problem" --root "$root" \
         --profile --markdown "$work/ladder-profile-$problem.md"
       ;;
-    *) say "$stage: unknown stage (build, gpu-tests, check:P[:S,...], profile:P, ladder-profile:P)" ;;
+    *) say "$stage: unknown stage (build, gpu-tests, check:P[:S,...], warm-check:P, profile:P, ladder-profile:P)" ;;
   esac
 done
 tar -czf "$out/logs.tar.gz" -C "$work" .
