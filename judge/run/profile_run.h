@@ -28,9 +28,10 @@ std::vector<std::string> NcuWrapper(const std::string& ncu, const std::string& l
 // of CUDA 13.0; docs/results/h200-2026-12-02-profile.md): network_namespace, as under
 // compute-sanitizer (the run hangs); no_new_code, or ncu stops at "Failed to prepare kernel for
 // profiling" (its injected library makes memory executable after the submission is loaded);
-// and of seccomp only its rule against internet sockets (kInternetSocketsRule): the injected
-// library opens one to talk to ncu, and the worker died of SIGSYS there (the stopped call, named by
-// the sandbox, was socket); exec, fork, ptrace, netlink and the rest of the filter still hold. And where the driver
+// and of seccomp only its rules against internet and netlink sockets (kInternetSocketsRule,
+// kNetlinkSocketsRule): the injected library opens both, and the worker died of SIGSYS at each (the
+// sandbox named "socket (internet)", then "socket (netlink)"); exec, fork, ptrace, packet sockets,
+// writable-and-executable memory and the rest of the filter still hold. And where the driver
 // lets only administrators read the counters (`admin_only`, the default) and the judge runs as root, `unprivileged`:
 // the counters are opened inside the worker, which would otherwise have dropped to nobody, and every profile would end
 // ERR_NVGPUCTRPERM. Landlock, the code seal, no_new_privs, the rest of seccomp and the rlimits still hold; the call

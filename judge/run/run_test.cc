@@ -280,7 +280,7 @@ TEST(ProfileRun, LadderSaysWhatChangedBetweenRungs) {
 
 TEST(ProfileRun, AProfiledWorkerKeepsRootOnlyWhereTheCountersNeedIt) {
   using Layers = std::vector<std::string>;
-  const Layers tool = {"network_namespace", "no_new_code", "internet_sockets"};  // what ncu itself needs
+  const Layers tool = {"network_namespace", "no_new_code", "internet_sockets", "netlink_sockets"};  // ncu's needs
   Layers as_root = tool;
   as_root.push_back("unprivileged");
   EXPECT_EQ(ProfilerSkippedLayers(true, true), as_root);

@@ -185,8 +185,8 @@ Protection ApplySeccomp(const SandboxPolicy& policy) {
   if (internet || netlink)
     sockets = std::string(internet ? "" : "internet, ") + "packet" + (netlink ? "" : ", netlink") + " sockets (" +
               (internet ? "internet" : "") + (internet && netlink ? " and " : "") + (netlink ? "netlink" : "") +
-              " sockets let through: skipped " + (internet ? "internet_sockets" : "") + (internet && netlink ? "," : "") +
-              (netlink ? "netlink_sockets" : "") + ")";
+              " sockets let through: skipped " + (internet ? "internet_sockets" : "") +
+              (internet && netlink ? "," : "") + (netlink ? "netlink_sockets" : "") + ")";
   return Make("seccomp", true,
               "ends the worker by SIGSYS on exec, fork, " + sockets +
                   ", ptrace, mount, bpf, module loading (all threads), naming the call on stderr; refuses "

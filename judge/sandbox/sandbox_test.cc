@@ -189,8 +189,27 @@ TEST_F(SandboxTest, InternetSocketsAreKilled) {
   EXPECT_EQ(InSandbox(scratch_, [] { return socket(AF_INET, SOCK_STREAM, 0) >= 0 ? 0 : 0; }), 128 + SIGSYS);
 }
 
-// The profiled worker's filter (run/profile_run.h): internet sockets pass for ncu's link, the rest
-// of the filter holds, and a netlink socket is still stopped and named as one.
+// The profiled worker's filter (run/profile_run.h) lets internet and netlink sockets through for
+// ncu's library; each rule is left out alone, and the rest of the filter holds.
+TEST_F(SandboxTest, NetlinkSocketsCanBeLetThroughAsWell) {
+  if (!seccomp_) GTEST_SKIP() << "built without libseccomp";
+  const std::vector<std::string> skip = {std::string(kNetlinkSocketsRule)};
+  SandboxReport report;
+  EXPECT_EQ(InSandbox(
+                scratch_, [] { return socket(AF_NETLINK, SOCK_RAW, 0) >= 0 ? 0 : 1; }, &report, {}, skip),
+            0);
+  const Protection* seccomp = Find(report, "seccomp");
+  ASSERT_NE(seccomp, nullptr);
+  EXPECT_NE(seccomp->detail.find("internet, packet sockets (netlink sockets let through"), std::string::npos)
+      << seccomp->detail;
+  EXPECT_EQ(InSandbox(
+                scratch_, [] { return socket(AF_INET, SOCK_STREAM, 0) >= 0 ? 0 : 0; }, nullptr, {}, skip),
+            128 + SIGSYS);
+  EXPECT_EQ(InSandbox(scratch_, [] { return socket(AF_PACKET, SOCK_RAW, 0) >= 0 ? 0 : 0; }, nullptr, {},
+                      {std::string(kNetlinkSocketsRule), std::string(kInternetSocketsRule)}),
+            128 + SIGSYS);
+}
+
 TEST_F(SandboxTest, InternetSocketsCanBeLetThroughAlone) {
   if (!seccomp_) GTEST_SKIP() << "built without libseccomp";
   const std::vector<std::string> skip = {std::string(kInternetSocketsRule)};

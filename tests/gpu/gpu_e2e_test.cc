@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -46,11 +47,15 @@ class GpuTest : public ::testing::Test {
 TEST_F(GpuTest, ProfileNamesTheSameAddressAtomicsOfWarpUnroll) {
   JudgeRun r = RunJudgeExactly({"profile", SourcePath("submissions/06_warp_unroll.cu"), "--format", "json", "-q",
                                 "--root", JUDGE_SOURCE_DIR, "--cache-dir", JUDGE_TEST_CACHE_DIR});
-  if (r.exit_code == 5) GTEST_SKIP() << "the profiler could not measure here: " << r.output;
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  Json j = Json::parse(r.output.substr(r.output.find('{')), nullptr, false);
-  ASSERT_TRUE(j.is_object()) << r.output;
+  Json j = Json::parse(r.output.substr(std::min(r.output.find('{'), r.output.size())), nullptr, false);
+  ASSERT_TRUE(j.is_object() && j["profiles"].is_array() && !j["profiles"].empty()) << r.output;
   const Json& p = j["profiles"][0];
+  // Only what the machine lacks skips; a profile that failed (the sandbox stopping ncu's library,
+  // as the H200 showed twice) is the judge's bug and fails here.
+  const std::string status = p.value("status", "");
+  if (status == "ncu_missing" || status == "counters_restricted")
+    GTEST_SKIP() << "the profiler could not measure here: " << p.value("message", "");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(p["status"], "profiled") << r.output;
   ASSERT_EQ(p["kernels"].size(), 1u) << r.output;
   EXPECT_GT(p["kernels"][0]["metrics"]["gpu__time_duration.sum"].get<double>(), 0);
