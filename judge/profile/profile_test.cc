@@ -194,6 +194,10 @@ constexpr WorkFacts kBlockSumsWork{4.0 * kBlockSumsN + 4.0 * kBlockSumsN / 256, 
 struct Recorded {
   std::vector<KernelMetrics> kernels;
   Diagnosis diagnosis;
+  // The facts it was diagnosed against (a judge report's own; the CSVs' are the constants above).
+  GpuFacts gpu;
+  WorkFacts work;
+  SolveFacts solve;
   bool Has(std::string_view code) const { return HasFinding(diagnosis, code); }
   std::string Codes() const {
     std::string s;
@@ -370,12 +374,14 @@ TEST(ProfileRecorded, BlockSumsSteps) {
   }
 }
 
-TEST(ProfileRecorded, BlockSumsWarpPerGroupIsAtTheRoof) {
+// 3,890 GB/s under ncu at 32M ints, 84% of 4,627: just under the 85% line of the course's bar (the
+// judge times it at 93% at 268M). Memory is its one limit, and nothing else is said.
+TEST(ProfileRecorded, BlockSumsWarpPerGroupIsJustBelowTheRoofAtItsSmallCase) {
   Recorded r = Load("block_sums-08_warp_per_group");
   SCOPED_TRACE(r.Codes());
   ASSERT_EQ(r.diagnosis.findings.size(), 1u);
-  EXPECT_EQ(r.diagnosis.findings.front().code, "memory_bound_near_roof");  // 3,890 GB/s, 84% of 4,627
-  EXPECT_EQ(r.diagnosis.findings.front().severity, Severity::kInfo);
+  EXPECT_EQ(r.diagnosis.findings.front().code, "memory_bound_below_roof");
+  EXPECT_EQ(r.diagnosis.findings.front().severity, Severity::kBottleneck);
 }
 
 // solve()'s unprofiled median from the README's run of 06 at perf_4m (17.95 us) against its one
@@ -446,8 +452,23 @@ Recorded LoadJudged(const std::string& name) {
   EXPECT_GT(p->gpu.read_gbps, 4000) << name;
   EXPECT_GT(p->gpu.fp32_gflops, 50000) << name;
   r.kernels = p->kernels;
+  r.gpu = p->gpu;
+  r.work = p->work;
+  r.solve = p->solve;
   r.diagnosis = Diagnose(p->kernels, p->solve, p->gpu, p->work);
   return r;
+}
+
+const Finding* FindingOf(const Diagnosis& d, std::string_view code) {
+  auto it = std::find_if(d.findings.begin(), d.findings.end(), [&](const Finding& f) { return f.code == code; });
+  return it == d.findings.end() ? nullptr : &*it;
+}
+
+double NumberOf(const Finding& f, std::string_view name) {
+  for (const auto& n : f.numbers)
+    if (n.name == name) return n.value;
+  ADD_FAILURE() << f.code << " has no number " << name;
+  return -1;
 }
 
 // What a GPU engineer says of each sample, and what the rules must not say instead.
@@ -474,13 +495,46 @@ TEST(ProfileJudged, EachSampleGetsTheDiagnosisAnEngineerWouldGive) {
       // One thread per row: 16,384 threads on the whole GPU, each striding through its row.
       {"softmax-00_naive", "too_small_grid", {"latency_bound", "excess_dram_traffic"}, {}},
       {"softmax-01_block_per_row", "memory_bound_below_roof", {}, {"memory_bound_near_roof"}},
-      {"softmax-02_online_warp", "memory_bound_near_roof", {}, {}},
+      // Two reads of a long row, one warp per row at 4096 columns: 83%, where 03's cluster reaches 90%.
+      {"softmax-02_online_warp", "memory_bound_below_roof", {}, {"memory_bound_near_roof"}},
       {"softmax-03_cluster_row", "memory_bound_near_roof", {}, {}},
       // Uncoalesced writes, then a tile whose column reads hit one bank, then padding, then 64x64 tiles.
       {"transpose-00_naive", "memory_bound_far_from_roof", {}, {"bank_conflicts"}},
       {"transpose-01_smem_tile", "bank_conflicts", {}, {"memory_bound_near_roof"}},
       {"transpose-02_smem_tile_padded", "memory_bound_below_roof", {}, {"bank_conflicts"}},
       {"transpose-03_tile64", "memory_bound_near_roof", {}, {}},
+      // One 4-byte element per thread: two loads in flight per thread (A and B) keep DRAM 76% busy,
+      // leaky_relu's one only 59%; float4 reaches the roof in both (98%, 95%). The grid-stride loop
+      // (81%, 83% at 2^27 by the judge's own timing) is below the 85% line: float4 shows what is left.
+      {"vector_add-00_naive", "memory_bound_below_roof", {}, {"latency_bound", "memory_bound_near_roof"}},
+      {"vector_add-01_grid_stride", "memory_bound_below_roof", {}, {"memory_bound_near_roof", "latency_bound"}},
+      {"vector_add-02_float4", "memory_bound_near_roof", {}, {"memory_bound_below_roof", "occupancy_not_achieved"}},
+      {"leaky_relu-00_naive", "latency_bound", {}, {"memory_bound_below_roof", "memory_bound_near_roof"}},
+      {"leaky_relu-01_float4", "memory_bound_near_roof", {}, {"latency_bound", "too_small_grid"}},
+      // The hierarchical scans move 16 bytes per element: a block scan (Hillis-Steele bound by shared
+      // memory and its 10 barriers; Blelloch by instructions), then a pass that re-reads and
+      // re-writes the output with one load per thread. Their small passes over the block totals
+      // (under 3% each) are not worth a word.
+      {"prefix_sum-00_three_phase",
+       "memory_bound_far_from_roof",
+       {"latency_bound", "excess_dram_traffic"},
+       {"too_small_grid", "memory_bound_near_roof"}},
+      {"prefix_sum-01_work_efficient",
+       "instruction_bound",
+       {"latency_bound", "excess_dram_traffic"},
+       {"too_small_grid", "bank_conflicts"}},
+      // Single pass at 64% of the roof by the problem's bytes, DRAM 49% busy: warps wait at barriers
+      // while warp 0 looks back over earlier tiles, and a waiting block loads nothing. The 4,097
+      // tickets from one counter queue in one L2 slice, but take 15% of the time, not most of it.
+      {"prefix_sum-02_decoupled_lookback",
+       "latency_bound",
+       {},
+       {"memory_bound_below_roof", "same_address_atomics", "bank_conflicts", "excess_dram_traffic"}},
+      // CUB's decoupled look-back likewise (66%, barrier first), with some replays in its exchange.
+      {"prefix_sum-03_cub",
+       "latency_bound",
+       {"bank_conflicts"},
+       {"memory_bound_below_roof", "too_small_grid", "excess_dram_traffic"}},
   };
   size_t files = 0;
   for (const auto& entry :
@@ -502,16 +556,16 @@ TEST(ProfileJudged, AtomicsQueueInTheBusiestSliceWhateverTheirAddresses) {
   ASSERT_FALSE(r.diagnosis.findings.empty());
   const Finding& f = r.diagnosis.findings.front();
   EXPECT_NE(f.message.find("about 3949956 atomics queue in one L2 slice"), std::string::npos) << f.message;
-  EXPECT_NE(f.message.find("of 23689583 in all, for 256 output elements"), std::string::npos) << f.message;
-  // 3.9M at 1.75 ns is more than the kernel's 6.17 ms: the share is capped at 100%.
-  EXPECT_NE(f.message.find("100% of the kernel's 6171.4 us"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("of 23704298 in all, for 256 output elements"), std::string::npos) << f.message;
+  // 3.9M at 1.75 ns is more than the kernel's 6.18 ms: the share is capped at 100%.
+  EXPECT_NE(f.message.find("100% of the kernel's 6182.4 us"), std::string::npos) << f.message;
 }
 
 TEST(ProfileJudged, AtARoofOnlyFewerOperationsHelp) {
   Recorded cublas = LoadJudged("matmul-03_cublas");
   ASSERT_EQ(cublas.diagnosis.findings.size(), 1u) << cublas.Codes();  // not its 27% bank replays, nor 12.5% occupancy
   EXPECT_EQ(cublas.diagnosis.findings.front().severity, Severity::kInfo);
-  EXPECT_NE(cublas.diagnosis.findings.front().message.find("77% of the 63667 GFLOP/s"), std::string::npos)
+  EXPECT_NE(cublas.diagnosis.findings.front().message.find("77% of the 63895 GFLOP/s"), std::string::npos)
       << cublas.diagnosis.findings.front().message;
   // 128 blocks on 132 SMs that hold one each are 0.97 waves, not an idle GPU; one block of 256 is.
   KernelMetrics one_block = cublas.kernels.at(0);
@@ -556,6 +610,136 @@ TEST(ProfileJudged, AtOneRoofTheOtherResourceIsNotTheStory) {
   ASSERT_GE(findings.size(), 2u);
   EXPECT_EQ(findings[0].code, "memory_bound_below_roof");
   EXPECT_EQ(findings[1].code, "compute_bound_below_roof");
+}
+
+// A kernel that does solve()'s whole work moves at least the problem's bytes: prefix_sum 02 at 2^24
+// read 67.2 MB and wrote 41.5 MB of its 67.1 MB to DRAM, the rest still in L2 when it ended. Its
+// rate counts the problem's 134.2 MB (64% of the roof, the judge's own figure), not DRAM's 108.7
+// (52%). Of several kernels none alone owns the problem's bytes: prefix_sum 00's offset pass is
+// judged by DRAM's count, and so is each launch of a kernel launched in a loop.
+TEST(ProfileJudged, ASoleKernelIsJudgedByTheProblemsBytes) {
+  Recorded r = LoadJudged("prefix_sum-02_decoupled_lookback");
+  const Finding* f = FindingOf(r.diagnosis, "latency_bound");
+  ASSERT_NE(f, nullptr) << r.Codes();
+  EXPECT_NEAR(NumberOf(*f, "pct_of_ceiling"), 63.6, 0.1);
+  EXPECT_NEAR(NumberOf(*f, "dram_gbps"), 2336, 1);
+  EXPECT_NEAR(NumberOf(*f, "achieved_gbps"), 2885, 1);
+  EXPECT_NE(f->message.find("the problem's 134.2 MB at only 2885 GB/s (64% of the 4534 GB/s roof; DRAM counted "
+                            "108.7 MB"),
+            std::string::npos)
+      << f->message;
+  // The same kernel as one of two (a second with 20% of the time) counts DRAM's bytes alone.
+  KernelMetrics other = r.kernels.at(0);
+  other.id = 1;
+  other.name = "another pass";
+  other.duration_ns = *r.kernels.at(0).duration_ns / 4;
+  const std::vector<FindingNumber>* numbers = nullptr;
+  Diagnosis two = Diagnose({r.kernels.at(0), other}, {}, r.gpu, r.work);
+  for (const auto& g : two.findings)
+    if (g.code == "latency_bound" && g.kernel_id == 0) numbers = &g.numbers;
+  ASSERT_NE(numbers, nullptr);
+  for (const auto& n : *numbers)
+    if (n.name == "pct_of_ceiling") EXPECT_NEAR(n.value, 51.5, 0.1);
+  // Launched four times over the input (a loop of passes), each launch moves a part of the bytes:
+  // the longest is judged by DRAM's count, though the four together are all of solve().
+  const std::vector<KernelMetrics> loop(4, r.kernels.at(0));
+  numbers = nullptr;
+  Diagnosis looped = Diagnose(loop, {}, r.gpu, r.work);
+  for (const auto& g : looped.findings)
+    if (g.code == "latency_bound") numbers = &g.numbers;
+  ASSERT_NE(numbers, nullptr) << looped.headline;
+  for (const auto& n : *numbers)
+    if (n.name == "pct_of_ceiling") EXPECT_NEAR(n.value, 51.5, 0.1);
+  Recorded three = LoadJudged("prefix_sum-00_three_phase");
+  for (const auto& g : three.diagnosis.findings)
+    if (g.code == "latency_bound") {
+      EXPECT_NEAR(NumberOf(g, "pct_of_ceiling"), 42.1, 0.1) << g.kernel;
+      EXPECT_NE(g.message.find("DRAM moves only 1911 GB/s"), std::string::npos) << g.message;
+    }
+  // Where DRAM counted more than the problem needs, DRAM's count stands (softmax 00: 2x).
+  Recorded naive = LoadJudged("softmax-00_naive");
+  const Finding* n = FindingOf(naive.diagnosis, "latency_bound");
+  ASSERT_NE(n, nullptr);
+  EXPECT_NEAR(NumberOf(*n, "pct_of_ceiling"), 12.3, 0.1);
+}
+
+// Below the roof, memory is the limit only while a memory unit is busy. prefix_sum 02 (64% by its
+// bytes) and CUB's scan (66%) keep DRAM 49-51% busy, their warps waiting at barriers: latency, with
+// advice about keeping loads in flight while a block waits. vector_add 00 (76%, DRAM 70% busy)
+// stays memory-bound below the roof.
+TEST(ProfileJudged, BelowTheRoofWithNoUnitBusyIsLatency) {
+  Recorded r = LoadJudged("prefix_sum-02_decoupled_lookback");
+  ASSERT_FALSE(r.diagnosis.findings.empty()) << "nothing stood out: the gap this rule closes";
+  const Finding& f = r.diagnosis.findings.front();
+  EXPECT_EQ(f.code, "latency_bound");
+  EXPECT_NEAR(NumberOf(f, "top_stall_barrier"), 26.72, 0.01);
+  EXPECT_NE(f.message.find("warps mostly waiting on barrier"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("__syncthreads()"), std::string::npos) << f.message;
+  EXPECT_NE(f.next_step.find("cp.async"), std::string::npos) << f.next_step;
+  // vector_add 00 with its memory unit as idle as prefix_sum 02's and its warps at barriers: the
+  // same latency, not memory below its roof.
+  const Recorded add = LoadJudged("vector_add-00_naive");
+  KernelMetrics k = add.kernels.at(0);
+  auto codes = [&](const KernelMetrics& km) {
+    std::string s;
+    for (const auto& g : DiagnoseKernel(km, 1.0, add.gpu, add.work)) s += g.code + " ";
+    return s;
+  };
+  EXPECT_EQ(codes(k), "memory_bound_below_roof ");
+  k.memory_pct = k.dram_pct = 48.6;
+  k.stalls[size_t(Stall::kBarrier)] = 2 * *k.stalls[size_t(Stall::kLongScoreboard)];
+  EXPECT_EQ(codes(k), "latency_bound ");
+  // Its memory figure unknown: the band decides, as before.
+  k.memory_pct.reset();
+  EXPECT_EQ(codes(k), "memory_bound_below_roof ");
+}
+
+// Time outside the kernels that does not bound solve() is still said, and beside a kernel at its
+// roof it leads: histogram 02's cudaMemsetAsync before its kernel took 1.3 us of 49.5 us in the
+// recording (nothing to say), 7.8 us of 56 us in its header's measurement (14%).
+TEST(ProfileJudged, TimeOutsideKernelsIsSaidBesideAKernelAtItsRoof) {
+  Recorded r = LoadJudged("histogram-02_fast");
+  ASSERT_TRUE(r.diagnosis.outside_kernels_ns);
+  EXPECT_NEAR(*r.diagnosis.outside_kernels_ns, 1264, 1);
+  EXPECT_FALSE(r.Has("time_outside_kernels")) << r.Codes();
+  Diagnosis slow = Diagnose(r.kernels, SolveFacts{0.056}, r.gpu, r.work);
+  ASSERT_FALSE(slow.findings.empty());
+  EXPECT_EQ(slow.findings.front().code, "time_outside_kernels");
+  EXPECT_EQ(slow.findings.front().severity, Severity::kWarning);
+  EXPECT_NE(slow.findings.front().message.find("7.8 us of solve()'s 56.0 us (14%)"), std::string::npos)
+      << slow.findings.front().message;
+  EXPECT_TRUE(HasFinding(slow, "memory_bound_near_roof"));
+  EXPECT_NE(slow.headline.find("solve(): "), std::string::npos) << slow.headline;
+  // Half of solve() or more is host_bound, which bounds it, and not said twice.
+  Diagnosis host = Diagnose(r.kernels, SolveFacts{0.1}, r.gpu, r.work);
+  EXPECT_EQ(host.findings.front().code, "host_bound");
+  EXPECT_FALSE(HasFinding(host, "time_outside_kernels"));
+  // Under 5 us it is noise, whatever its share (a 30 us solve() with 4 us of launch gaps).
+  KernelMetrics small = r.kernels.at(0);
+  small.duration_ns = 26000;
+  EXPECT_FALSE(HasFinding(Diagnose({small}, SolveFacts{0.030}, r.gpu, r.work), "time_outside_kernels"));
+  // No recorded report has 10% outside its kernels (the most: prefix_sum 00's five launches, 3%).
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(JUDGE_SOURCE_DIR) + "/judge/profile/testdata/h200-judge"))
+    if (entry.path().extension() == ".json")
+      EXPECT_FALSE(LoadJudged(entry.path().stem().string()).Has("time_outside_kernels")) << entry.path();
+}
+
+// Reports of the judge since c326449 carry ncu's mean per L2 slice (the atomics' concentration
+// gate); softmax's and transpose's, recorded at 401b853, do not, and the gate stays open for them.
+TEST(ProfileJudged, ReportsSinceTheMeanWasAskedForCarryIt) {
+  int with_mean = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(JUDGE_SOURCE_DIR) + "/judge/profile/testdata/h200-judge")) {
+    const std::string name = entry.path().stem().string();
+    if (entry.path().extension() != ".json" || name.rfind("softmax", 0) == 0 || name.rfind("transpose", 0) == 0)
+      continue;
+    for (const KernelMetrics& k : LoadJudged(name).kernels) {
+      EXPECT_TRUE(k.l2_atom_requests_mean_slice && k.l2_red_requests_mean_slice) << name << " " << k.name;
+      ++with_mean;
+    }
+  }
+  EXPECT_EQ(with_mean, 27);
 }
 
 // 64 blocks that need an SM each leave 68 of 132 SMs empty at 0.48 waves: still too small.

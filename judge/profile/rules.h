@@ -19,13 +19,25 @@ struct Thresholds {
   // Kernels under this share of solve()'s kernel time get no finding of their own (a one-block
   // final pass of a two-pass reduction is "too small" and does not matter).
   double min_kernel_share = 0.10;
-  // DRAM bytes moved per second, as a fraction of the judge's measured read ceiling: at or over
+  // Bytes moved per second, as a fraction of the judge's measured read ceiling: at or over
   // `near_roof` the kernel is at the roof (only fewer bytes help); under `far_from_roof` it is far.
-  // Between the two it is memory-bound below the roof (H200: transpose 02 77%, softmax 01 76%).
-  double near_roof = 0.80;
+  // The line is the catalog's own bar (issue 13: a fast sample at >= 85% of the measured ceiling),
+  // so "at the roof" means what the course asks for: under it the float4 siblings show what is left
+  // (vector_add's grid-stride loop 81% against float4's 98%, softmax 02 83% against 03's 90%).
+  // Between the two it is memory-bound below the roof (H200: vector_add 00 76%, softmax 01 78%,
+  // transpose 02 79.95%), if a memory unit is busy (`busy_unit_pct`); else it is latency that leaves
+  // DRAM idle (prefix_sum 02 and CUB's scan, 64-66% with memory 49-51% busy).
+  double near_roof = 0.85;
   double far_from_roof = 0.60;
   // In that band, a memory unit this many points busier than DRAM (L1, L2) is the limit instead.
   double other_unit_margin_pct = 15;
+  // A kernel with at least this share of solve()'s kernel time does the problem's whole work, so it
+  // moves at least the problem's useful bytes: its rate counts those when DRAM counted fewer. The
+  // L2 (60 MB on the H200) still holds up to its size of the last writes when the kernel ends:
+  // prefix_sum 02 at 2^24 wrote 41.5 MB of its 67 MB to DRAM (52% of the roof by DRAM's count, 64%
+  // by the problem's bytes, which is the judge's own "% of ceiling"). Reads cannot hide there: the
+  // profiler flushes the caches before each kernel. Of several kernels, none alone owns the bytes.
+  double sole_kernel_share = 0.9;
   // FP32 flops per second, as a fraction of the judge's measured FMA ceiling: at the compute roof
   // (H200, matmul 2048^3: cuBLAS 77%), or compute-bound below it with the SMs busy (the
   // register-blocked sample 64%).
@@ -67,8 +79,14 @@ struct Thresholds {
   // Blocks under this share of the SMs leave SMs with nothing to run, whatever the waves.
   double min_sm_fill = 0.9;
   // Time in solve() outside kernels (allocations, memsets, copies, launch gaps), as a share of
-  // solve()'s time, and at least this much in absolute terms.
+  // solve()'s time, and at least this much in absolute terms: over `host_share` it is what bounds
+  // solve() (host_bound); over `outside_share` it is worth a warning, most of all beside a kernel
+  // at its roof, whose own figures cannot show it (histogram 02's cudaMemsetAsync before its
+  // kernel: 1.3 us of 49.5 us in the recording, 7.8 us of 56 us in its header's measurement). The
+  // H200 recordings' unprofiled solve() against ncu's kernel durations differ by -3% to +3.4% where
+  // nothing runs outside kernels but launch gaps.
   double host_share = 0.5;
+  double outside_share = 0.10;
   double host_min_ns = 5000;
   // Theoretical occupancy (%) under which the launch itself caps latency hiding, and achieved
   // occupancy as a fraction of what the launch allows (the theoretical, or less with under one
@@ -112,11 +130,13 @@ struct Diagnosis {
   std::string headline;                      // the first finding's message, or that nothing stood out
 };
 
-// One kernel's findings; `share` is its fraction of solve()'s kernel time.
+// One kernel's findings; `share` is its fraction of solve()'s kernel time. With a share of at least
+// `sole_kernel_share` the kernel is taken to move the problem's useful bytes (Diagnose passes none
+// for a kernel launched several times, whose launches each move a part).
 std::vector<Finding> DiagnoseKernel(const KernelMetrics& k, double share, const GpuFacts& gpu, const WorkFacts& work,
                                     const Thresholds& t = kThresholds);
 // The whole solve(): every significant kernel's findings, plus the ones about solve() as a whole
-// (host-bound, excess DRAM traffic).
+// (host-bound, time outside kernels, excess DRAM traffic).
 Diagnosis Diagnose(const std::vector<KernelMetrics>& kernels, const SolveFacts& solve, const GpuFacts& gpu,
                    const WorkFacts& work, const Thresholds& t = kThresholds);
 
