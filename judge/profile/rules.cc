@@ -473,39 +473,34 @@ Diagnosis Diagnose(const std::vector<KernelMetrics>& kernels, const SolveFacts& 
   if (solve.solve_ms) {
     const double solve_ns = *solve.solve_ms * 1e6;
     d.outside_kernels_ns = std::max(0.0, solve_ns - d.kernel_ns);
-    if (solve_ns > 0 && *d.outside_kernels_ns >= t.host_min_ns && *d.outside_kernels_ns >= t.host_share * solve_ns)
-      ranked.emplace_back(
-          solve_ns,
-          Make("host_bound", Severity::kBottleneck, nullptr,
-               fmt::format("{:.1f} us of solve()'s {:.1f} us ({:.0f}%) is spent outside its {} kernel launch{}: "
-                           "allocations, memsets, copies or gaps between launches",
-                           *d.outside_kernels_ns / 1000, solve_ns / 1000, 100 * *d.outside_kernels_ns / solve_ns,
-                           d.launches, d.launches == 1 ? "" : "es"),
-               "allocate scratch memory once (a static buffer reused across calls) instead of in every call, avoid "
-               "cudaMemset/cudaMemcpy and synchronization inside solve(), fuse small kernels into one",
-               {{"outside_kernels_ns", *d.outside_kernels_ns, "ns"},
-                {"solve_ns", solve_ns, "ns"},
-                {"kernel_ns", d.kernel_ns, "ns"},
-                {"launches", double(d.launches), ""}}));
-    else if (solve_ns > 0 && *d.outside_kernels_ns >= t.host_min_ns &&
-             *d.outside_kernels_ns >= t.outside_share * solve_ns)
+    const double outside = *d.outside_kernels_ns;
+    const std::string spent = fmt::format(
+        "{:.1f} us of solve()'s {:.1f} us ({:.0f}%) is spent outside its {} kernel launch{}", outside / 1000,
+        solve_ns / 1000, 100 * outside / std::max(solve_ns, 1.0), d.launches, d.launches == 1 ? "" : "es");
+    const std::vector<FindingNumber> numbers = {{"outside_kernels_ns", outside, "ns"},
+                                                {"solve_ns", solve_ns, "ns"},
+                                                {"kernel_ns", d.kernel_ns, "ns"},
+                                                {"launches", double(d.launches), ""}};
+    if (solve_ns > 0 && outside >= t.host_min_ns && outside >= t.host_share * solve_ns)
+      ranked.emplace_back(solve_ns,
+                          Make("host_bound", Severity::kBottleneck, nullptr,
+                               spent + ": allocations, memsets, copies or gaps between launches",
+                               "allocate scratch memory once (a static buffer reused across calls) instead of in "
+                               "every call, avoid cudaMemset/cudaMemcpy and synchronization inside solve(), fuse "
+                               "small kernels into one",
+                               numbers));
+    else if (solve_ns > 0 && outside >= t.host_min_ns && outside >= t.outside_share * solve_ns)
       // Not what bounds solve(), but time its kernels' figures do not show: beside a kernel at its
       // roof ("only fewer bytes help") it is what is left to gain, and it leads (a warning ranks
       // above the roof's info).
       ranked.emplace_back(
           solve_ns,
           Make("time_outside_kernels", Severity::kWarning, nullptr,
-               fmt::format("{:.1f} us of solve()'s {:.1f} us ({:.0f}%) is spent outside its {} kernel launch{} "
-                           "(memsets, copies, allocations, gaps between launches): no kernel's figures show it",
-                           *d.outside_kernels_ns / 1000, solve_ns / 1000, 100 * *d.outside_kernels_ns / solve_ns,
-                           d.launches, d.launches == 1 ? "" : "es"),
+               spent + " (memsets, copies, allocations, gaps between launches): no kernel's figures show it",
                "do that work in the kernel or not at all: clear an output in the kernel that fills it (its "
                "first block, with a call number so that nothing needs resetting between calls), allocate scratch "
                "once, no copies or synchronization inside solve(), fewer launches",
-               {{"outside_kernels_ns", *d.outside_kernels_ns, "ns"},
-                {"solve_ns", solve_ns, "ns"},
-                {"kernel_ns", d.kernel_ns, "ns"},
-                {"launches", double(d.launches), ""}}));
+               numbers));
   }
   if (dram_known && work.useful_bytes > 0 && dram_bytes >= t.excess_traffic * work.useful_bytes)
     ranked.emplace_back(

@@ -66,6 +66,15 @@ int InSandbox(const std::string& scratch, const std::function<int()>& body, Sand
   return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
+// For InSandbox's `before`: the child's stderr goes to `path`, where a test reads what it wrote.
+std::function<void()> StderrTo(const std::string& path) {
+  return [path] {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, STDERR_FILENO);
+    ::close(fd);
+  };
+}
+
 const Protection* Find(const SandboxReport& r, const std::string& name) {
   for (const auto& p : r)
     if (p.name == name) return &p;
@@ -225,11 +234,7 @@ TEST_F(SandboxTest, InternetSocketsCanBeLetThroughAlone) {
                 scratch_, [] { return fork() >= 0 ? 0 : 0; }, nullptr, {}, skip),
             128 + SIGSYS);
   const std::string log = scratch_ + "/netlink.txt";
-  auto to_log = [&] {
-    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, STDERR_FILENO);
-    ::close(fd);
-  };
+  auto to_log = StderrTo(log);
   EXPECT_EQ(InSandbox(
                 scratch_, [] { return socket(AF_NETLINK, SOCK_RAW, 0) >= 0 ? 0 : 0; }, nullptr, to_log, skip),
             128 + SIGSYS);
@@ -241,11 +246,7 @@ TEST_F(SandboxTest, InternetSocketsCanBeLetThroughAlone) {
 TEST_F(SandboxTest, AStoppedCallIsNamedOnStderr) {
   if (!seccomp_) GTEST_SKIP() << "built without libseccomp";
   const std::string log = scratch_ + "/stderr.txt";
-  auto to_log = [&] {
-    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, STDERR_FILENO);
-    ::close(fd);
-  };
+  auto to_log = StderrTo(log);
   EXPECT_EQ(InSandbox(
                 scratch_, [] { return socket(AF_INET6, SOCK_DGRAM, 0) >= 0 ? 0 : 0; }, nullptr, to_log),
             128 + SIGSYS);
