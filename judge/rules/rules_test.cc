@@ -228,6 +228,20 @@ TEST(RunVerdict, WhenARunStopsEarlyAndWhatTheRestGets) {
   }
 }
 
+// Only the submission's own failures reject a run: the judge's (IE) and a case not run (NR) do not.
+TEST(RunVerdict, TheFirstRejectingCaseEndsTheTimingOfTheRest) {
+  using V = Verdict;
+  EXPECT_EQ(FirstRejection({}), std::nullopt);
+  EXPECT_EQ(FirstRejection({V::kAccepted, V::kAccepted}), std::nullopt);
+  EXPECT_EQ(FirstRejection({V::kAccepted, V::kInternalError, V::kNotRun}), std::nullopt);
+  EXPECT_EQ(FirstRejection({V::kAccepted, V::kInternalError, V::kWrongAnswer, V::kMemoryViolation}), 2u);
+  for (V v : {V::kWrongAnswer, V::kTimeLimit, V::kRuntimeError, V::kCompileError, V::kMemoryLimit, V::kOutputLimit,
+              V::kMemoryViolation})
+    EXPECT_EQ(FirstRejection({V::kAccepted, v}), 1u) << VerdictShort(v);
+  EXPECT_EQ(CheckedOnlyFlag("edge_17", V::kMemoryViolation),
+            "only checked, not timed: the run was already rejected (edge_17: MV), so no time of it ranks");
+}
+
 CaseReport Calls(std::vector<CallRecord> calls) {
   CaseReport r;
   r.calls = std::move(calls);

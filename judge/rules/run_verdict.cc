@@ -13,6 +13,18 @@ int InARow(const std::vector<Verdict>& verdicts, Verdict v) {
 
 }  // namespace
 
+std::optional<size_t> FirstRejection(const std::vector<Verdict>& verdicts) {
+  for (size_t i = 0; i < verdicts.size(); ++i)
+    if (verdicts[i] != Verdict::kAccepted && verdicts[i] != Verdict::kInternalError && verdicts[i] != Verdict::kNotRun)
+      return i;
+  return std::nullopt;
+}
+
+std::string CheckedOnlyFlag(const std::string& rejected_case, Verdict rejected_by) {
+  return "only checked, not timed: the run was already rejected (" + rejected_case + ": " +
+         std::string(VerdictShort(rejected_by)) + "), so no time of it ranks";
+}
+
 std::optional<Failure> StopBeforeNextCase(const RunSoFar& run, const Limits& limits) {
   if (InARow(run.verdicts, Verdict::kTimeLimit) >= kTimeoutsBeforeGivingUp)
     return Failure{Verdict::kTimeLimit, "not run: the " + std::to_string(kTimeoutsBeforeGivingUp) +

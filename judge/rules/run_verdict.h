@@ -25,6 +25,18 @@ struct RunSoFar {
   bool interrupted = false;
 };
 
+// Once a case has rejected the submission, no time of the run ranks or earns points (grading gives
+// speed points only to a run accepted on every case), so the later performance cases are only
+// checked: a correctness case's few calls over the input variants, no fresh inputs per call, no
+// hidden-size twin. A rejected submission's verdict then comes back in seconds, not after a minute
+// of timing a kernel whose times count for nothing (issue 13: prefix_sum's must-fail samples took
+// 18-29 s each on the H200, two thirds of it timing). Returns the first rejecting case's index.
+// Rejecting: any verdict but AC, and but IE and NR, which are not the submission's doing.
+std::optional<size_t> FirstRejection(const std::vector<Verdict>& verdicts);
+// The flag such a performance case carries (a flagged case is not ranked), naming the case that
+// rejected the run.
+std::string CheckedOnlyFlag(const std::string& rejected_case, Verdict rejected_by);
+
 // The verdict of every case not yet run when the run must stop now; nullopt: go on. The run's
 // budget is the problem's limits.run_seconds: past it, the cases not started are NR and say so.
 std::optional<Failure> StopBeforeNextCase(const RunSoFar& run, const Limits& limits);

@@ -428,7 +428,7 @@ std::optional<std::pair<double, double>> CaseRunner::CalibrateFresh(const CaseRe
   return std::pair{stats.min, stats.iqr()};
 }
 
-CaseResult CaseRunner::RunCase(const PreparedCase& c) {
+CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
   auto start = Clock::now();
   CaseResult result;
   result.name = c.spec.name;
@@ -450,8 +450,10 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c) {
   CaseRequest request = BuildCaseRequest(problem_, c);
   request.diagnostic = config_.single_call;
   request.profile = config_.profile;
-  request.hot = config_.hot && c.spec.IsPerformance();
-  request.fresh_timed_inputs = WantsFreshInputs(c);
+  const bool timed = c.spec.IsPerformance() && !check_only;
+  if (!timed) request.timing = problem_.functional_timing;
+  request.hot = config_.hot && timed;
+  request.fresh_timed_inputs = timed && WantsFreshInputs(c);
   // Calibrated first: the trusted worker then idles while the submission's runs. No submission code
   // may run meanwhile: its threads could load the GPU or the CPU and so inflate the share the judge
   // subtracts (which would hide a forgery), so its worker, if one is left from an earlier case,
@@ -463,8 +465,7 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c) {
     calibration = CalibrateFresh(request);
   }
   Outcome outcome = Request(c, request);
-  if (c.spec.IsPerformance() && config_.timing_processes > 1 && !outcome.failure)
-    TimeInMoreProcesses(c, request, &outcome);
+  if (timed && config_.timing_processes > 1 && !outcome.failure) TimeInMoreProcesses(c, request, &outcome);
   if (outcome.failure) {
     result.verdict = outcome.failure->verdict;
     result.detail = outcome.failure->detail;

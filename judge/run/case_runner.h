@@ -59,7 +59,9 @@ struct CaseRunnerConfig {
 class CaseRunner {
  public:
   CaseRunner(const Problem& problem, CaseRunnerConfig config);
-  CaseResult RunCase(const PreparedCase& c);
+  // `check_only`: a performance case of a run already rejected (rules/run_verdict.h
+  // FirstRejection) runs as a correctness case: the functional timing policy, no fresh inputs.
+  CaseResult RunCase(const PreparedCase& c, bool check_only = false);
   // What the sandbox achieved in the last worker that loaded the submission.
   const SandboxReport& protections() const { return protections_; }
 

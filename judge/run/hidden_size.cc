@@ -5,6 +5,7 @@
 #include <string>
 
 #include "judge/report/reporter.h"
+#include "judge/rules/run_verdict.h"
 
 namespace judge {
 
@@ -41,11 +42,18 @@ std::optional<SkippedTwin> TwinNotNeeded(const Case& twin, const std::vector<Cas
                                          const TimingPolicy& performance) {
   const auto official_name = OfficialNameOfTwin(twin.name);
   if (!official_name) return std::nullopt;
+  std::vector<Verdict> verdicts;
+  for (const CaseResult& r : results_so_far) verdicts.push_back(r.verdict);
+  const auto rejected = FirstRejection(verdicts);
   for (size_t i = 0; i < results_so_far.size(); ++i) {
     const CaseResult& official = results_so_far[i];
     if (official.name != *official_name) continue;
     if (official.verdict != Verdict::kAccepted)
       return SkippedTwin{i, "the official case was not accepted (" + std::string(VerdictShort(official.verdict)) + ")"};
+    // A twin guards a ranked time against a size special-cased; a rejected run has none.
+    if (rejected)
+      return SkippedTwin{i, "the run was already rejected (" + results_so_far[*rejected].name + ": " +
+                                std::string(VerdictShort(results_so_far[*rejected].verdict)) + ")"};
     if (official.event.count == 1 && official.wall.max >= performance.budget_seconds * 1e3) {
       char buf[160];
       std::snprintf(

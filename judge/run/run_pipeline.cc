@@ -283,7 +283,11 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
       FailAll(report, {cases[i]}, Verdict::kInternalError, "the reference failed: " + prepared.error().message);
       result = report.cases.back();
     } else {
-      result = runner.RunCase(*prepared);
+      std::vector<Verdict> verdicts;
+      for (const auto& c : report.cases) verdicts.push_back(c.verdict);
+      const auto rejected = cases[i].IsPerformance() ? FirstRejection(verdicts) : std::nullopt;
+      result = runner.RunCase(*prepared, rejected.has_value());
+      if (rejected) result.flags.push_back(CheckedOnlyFlag(report.cases[*rejected].name, verdicts[*rejected]));
       result.prepare_seconds = prepare_seconds;
       result.seconds += prepare_seconds;
       report.cases.push_back(result);

@@ -201,6 +201,14 @@ TEST(HiddenSize, TwinIsSkippedOnlyWhenTheOfficialTimeCannotRank) {
   results[1] = official;
   results[1].verdict = Verdict::kWrongAnswer;
   EXPECT_TRUE(TwinNotNeeded(twin, results, perf));
+  // Another case rejected the run: no time of it ranks, so no twin guards one.
+  results[1] = official;
+  results[0].verdict = Verdict::kWrongAnswer;
+  skipped = TwinNotNeeded(twin, results, perf);
+  ASSERT_TRUE(skipped);
+  EXPECT_EQ(skipped->why, "the run was already rejected (perf_4m: WA)");
+  results[0].verdict = Verdict::kAccepted;
+  results[1].verdict = Verdict::kWrongAnswer;
   Case not_a_twin = twin;
   not_a_twin.name = "perf_100m";
   EXPECT_FALSE(TwinNotNeeded(not_a_twin, results, perf));

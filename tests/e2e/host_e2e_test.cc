@@ -208,6 +208,29 @@ TEST(HostE2E, FloatAccumulationIsWrongOnLargeInputs) {
   EXPECT_GT((*r.Case("float_stall_20m_ones"))["check"]["tolerance_used"].get<double>(), 1000);
 }
 
+// Once a case has rejected the run, its performance case is only checked (a correctness case's few
+// calls over the variants, no fresh inputs) and carries a flag saying so; no twin runs.
+TEST(HostE2E, AfterARejectionThePerformanceCaseIsOnlyChecked) {
+  JudgeRun r = RunHost("host_submissions/float_accumulate.cc");
+  ASSERT_EQ(Verdict(r, "float_stall_20m_ones"), "WA") << r.output;
+  const Json* perf = r.Case("perf_small");
+  ASSERT_NE(perf, nullptr) << r.output;
+  EXPECT_EQ((*perf)["verdict"], "AC") << perf->dump();
+  EXPECT_GE((*perf)["timing"]["device"]["samples"].get<int>(), 3);
+  EXPECT_LE((*perf)["timing"]["device"]["samples"].get<int>(), 20);  // the functional policy's most
+  EXPECT_EQ((*perf)["input_variants"].get<int>(), 3);                // every variant still checked
+  ASSERT_EQ((*perf)["flags"].size(), 1u) << perf->dump();
+  EXPECT_EQ((*perf)["flags"][0],
+            "only checked, not timed: the run was already rejected (float_stall_20m_ones: WA), so no time of it ranks");
+  EXPECT_EQ(r.Case("perf_small_unpredictable_size"), nullptr);
+  EXPECT_NE(
+      Detail(r, "perf_small")
+          .find("the unpredictable-size twin was not run: the run was already rejected (float_stall_20m_ones: WA)"),
+      std::string::npos)
+      << Detail(r, "perf_small");
+  // An accepted run's performance case is timed in full (HostE2E.CorrectSubmissionIsAcceptedWithTimings).
+}
+
 TEST(HostE2E, SegfaultIsARuntimeErrorAndTheJudgeSurvives) {
   JudgeRun r = RunHost("adversarial/host_crash.cc");
   EXPECT_EQ(r.exit_code, 1) << r.output;
