@@ -91,6 +91,8 @@ constexpr StoppedCall kStopped[] = {
     {SCMP_SYS(keyctl), "keyctl"},
     {SCMP_SYS(add_key), "add_key"},
     {SCMP_SYS(request_key), "request_key"},
+    // io_uring makes sockets (IORING_OP_SOCKET) and other calls without a system call the filter sees.
+    {SCMP_SYS(io_uring_setup), "io_uring_setup"},
 };
 
 // Async-signal-safe: a fixed buffer, write(2), no allocation.
@@ -104,12 +106,12 @@ void Append(char* buf, size_t& len, size_t cap, const char* text) {
 const char* SocketDomainName(void* context) {
   const auto* uc = static_cast<const ucontext_t*>(context);
 #if defined(__x86_64__)
-  const long domain = long(uc->uc_mcontext.gregs[REG_RDI]);
+  const int domain = int(uc->uc_mcontext.gregs[REG_RDI]);  // socket() reads an int: the low half
 #elif defined(__aarch64__)
-  const long domain = long(uc->uc_mcontext.regs[0]);
+  const int domain = int(uc->uc_mcontext.regs[0]);
 #else
   (void)uc;
-  const long domain = -1;
+  const int domain = -1;
 #endif
   switch (domain) {
     case AF_INET:
@@ -171,10 +173,19 @@ Protection ApplySeccomp(const SandboxPolicy& policy) {
   rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
   const bool internet = policy.Skips(std::string(kInternetSocketsRule));
   const bool netlink = policy.Skips(std::string(kNetlinkSocketsRule));
+  // socket() takes ints: the kernel drops an argument's upper 32 bits, so the rules compare only the
+  // lower (a domain with bits set above them would otherwise pass every rule).
+  const scmp_datum_t kLow = 0xffffffffu;
   for (int domain : {AF_INET, AF_INET6, AF_PACKET, AF_NETLINK}) {
     const bool let_through = domain == AF_NETLINK ? netlink : domain != AF_PACKET && internet;
-    if (!let_through)
-      rc |= seccomp_rule_add(ctx, kill, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, scmp_datum_t(domain)));
+    if (!let_through) {
+      rc |= seccomp_rule_add(ctx, kill, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, kLow, scmp_datum_t(domain)));
+    } else if (domain != AF_NETLINK) {
+      // ncu's link is a stream socket; raw ones (made to read or forge any packet) stay stopped.
+      for (int type : {SOCK_RAW, SOCK_PACKET})
+        rc |= seccomp_rule_add(ctx, kill, SCMP_SYS(socket), 2, SCMP_A0(SCMP_CMP_MASKED_EQ, kLow, scmp_datum_t(domain)),
+                               SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, scmp_datum_t(type)));
+    }
   }
   // Memory both writable and executable is how code gets rewritten in place; nothing the worker
   // or a compiled library needs (text relocations are not built), so it is refused, not killed.
@@ -186,10 +197,11 @@ Protection ApplySeccomp(const SandboxPolicy& policy) {
     sockets = std::string(internet ? "" : "internet, ") + "packet" + (netlink ? "" : ", netlink") + " sockets (" +
               (internet ? "internet" : "") + (internet && netlink ? " and " : "") + (netlink ? "netlink" : "") +
               " sockets let through: skipped " + (internet ? "internet_sockets" : "") +
-              (internet && netlink ? "," : "") + (netlink ? "netlink_sockets" : "") + ")";
+              (internet && netlink ? ", " : "") + (netlink ? "netlink_sockets" : "") +
+              "; raw internet sockets still stopped)";
   return Make("seccomp", true,
               "ends the worker by SIGSYS on exec, fork, " + sockets +
-                  ", ptrace, mount, bpf, module loading (all threads), naming the call on stderr; refuses "
+                  ", ptrace, mount, bpf, io_uring, module loading (all threads), naming the call on stderr; refuses "
                   "writable-and-executable memory");
 #else
   (void)policy;
