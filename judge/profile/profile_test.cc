@@ -656,6 +656,15 @@ TEST(ProfileJudged, ASoleKernelIsJudgedByTheProblemsBytes) {
       EXPECT_NEAR(NumberOf(g, "pct_of_ceiling"), 42.1, 0.1) << g.kernel;
       EXPECT_NE(g.message.find("DRAM moves only 1911 GB/s"), std::string::npos) << g.message;
     }
+  // A sole kernel that moved far fewer bytes than the problem's (a copy outside it did the work) is
+  // credited with at most what the L2 can still hold beyond DRAM's count.
+  KernelMetrics idle = r.kernels.at(0);
+  const double dram = *idle.DramBytes();
+  idle.dram_read_bytes = 1e6;
+  idle.dram_write_bytes = 0;
+  for (const auto& g : DiagnoseKernel(idle, 1.0, r.gpu, r.work))
+    for (const auto& num : g.numbers)
+      if (num.name == "useful_bytes") EXPECT_NEAR(num.value, 1e6 + 64e6, 1) << g.code << " (DRAM had " << dram << ")";
   // Where DRAM counted more than the problem needs, DRAM's count stands (softmax 00: 2x).
   Recorded naive = LoadJudged("softmax-00_naive");
   const Finding* n = FindingOf(naive.diagnosis, "latency_bound");
@@ -689,6 +698,11 @@ TEST(ProfileJudged, BelowTheRoofWithNoUnitBusyIsLatency) {
   k.memory_pct = k.dram_pct = 48.6;
   k.stalls[size_t(Stall::kBarrier)] = 2 * *k.stalls[size_t(Stall::kLongScoreboard)];
   EXPECT_EQ(codes(k), "latency_bound ");
+  // The same with its SMs busy instead: issuing instructions, not waiting, sets its time (this band
+  // once said nothing at all there).
+  KernelMetrics busy = k;
+  busy.sm_pct = 72;
+  EXPECT_EQ(codes(busy), "instruction_bound ");
   // Its memory figure unknown: the band decides, as before.
   k.memory_pct.reset();
   EXPECT_EQ(codes(k), "memory_bound_below_roof ");

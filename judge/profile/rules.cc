@@ -60,7 +60,7 @@ std::optional<Rate> Achieved(const KernelMetrics& k, double share, const WorkFac
   Rate r;
   r.dram_bytes = r.bytes = *dram;
   if (share >= t.sole_kernel_share && work.useful_bytes > *dram) {
-    r.bytes = work.useful_bytes;
+    r.bytes = std::min(work.useful_bytes, *dram + t.max_bytes_left_in_l2);
     r.useful = true;
   }
   r.gbps = r.bytes / *k.duration_ns;
@@ -311,7 +311,12 @@ void InstructionBound(const KernelMetrics& k, double share, const GpuFacts& gpu,
   const auto rate = Achieved(k, share, work, t);
   const bool rated = rate && gpu.read_gbps > 0;
   if (!k.sm_pct || *k.sm_pct < t.busy_unit_pct || (k.memory_pct && *k.memory_pct > *k.sm_pct)) return;
-  if (rated && rate->gbps >= t.far_from_roof * gpu.read_gbps) return;
+  // Past far-from-roof the bytes flow, so instructions are the story only while memory is not busy
+  // (below the roof without a busy unit, with the SMs busy, nothing else is said).
+  const bool memory_busy = k.memory_pct && *k.memory_pct >= t.busy_unit_pct;
+  if (rated && rate->gbps >= t.far_from_roof * gpu.read_gbps &&
+      (rate->gbps >= t.near_roof * gpu.read_gbps || memory_busy))
+    return;
   out.push_back(Make(
       "instruction_bound", Severity::kBottleneck, &k,
       fmt::format("the SMs are {:.0f}% busy issuing instructions while memory is {:.0f}% busy{}: "

@@ -38,6 +38,10 @@ struct Thresholds {
   // by the problem's bytes, which is the judge's own "% of ceiling"). Reads cannot hide there: the
   // profiler flushes the caches before each kernel. Of several kernels, none alone owns the bytes.
   double sole_kernel_share = 0.9;
+  // What the L2 can still hold at the end, so the most the problem's bytes may exceed DRAM's count
+  // by (the H200's L2 is 60 MB): a sole kernel that moved far fewer bytes than the problem's (work
+  // done by a copy outside it, or on the host) is not credited with them.
+  double max_bytes_left_in_l2 = 64e6;
   // FP32 flops per second, as a fraction of the judge's measured FMA ceiling: at the compute roof
   // (H200, matmul 2048^3: cuBLAS 77%), or compute-bound below it with the SMs busy (the
   // register-blocked sample 64%).
