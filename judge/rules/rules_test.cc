@@ -240,6 +240,10 @@ TEST(RunVerdict, TheFirstRejectingCaseEndsTheTimingOfTheRest) {
     EXPECT_EQ(FirstRejection({V::kAccepted, v}), 1u) << VerdictShort(v);
   EXPECT_EQ(CheckedOnlyFlag("edge_17", V::kMemoryViolation),
             "only checked, not timed: the run was already rejected (edge_17: MV), so no time of it ranks");
+  CaseResult c;
+  EXPECT_FALSE(OnlyChecked(c));
+  c.flags = {"work escaped the event window", CheckedOnlyFlag("edge_17", V::kWrongAnswer)};
+  EXPECT_TRUE(OnlyChecked(c));
 }
 
 CaseReport Calls(std::vector<CallRecord> calls) {

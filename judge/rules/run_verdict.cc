@@ -20,9 +20,19 @@ std::optional<size_t> FirstRejection(const std::vector<Verdict>& verdicts) {
   return std::nullopt;
 }
 
+namespace {
+constexpr std::string_view kCheckedOnly = "only checked, not timed: the run was already rejected (";
+}
+
 std::string CheckedOnlyFlag(const std::string& rejected_case, Verdict rejected_by) {
-  return "only checked, not timed: the run was already rejected (" + rejected_case + ": " +
-         std::string(VerdictShort(rejected_by)) + "), so no time of it ranks";
+  return std::string(kCheckedOnly) + rejected_case + ": " + std::string(VerdictShort(rejected_by)) +
+         "), so no time of it ranks";
+}
+
+bool OnlyChecked(const CaseResult& c) {
+  for (const auto& f : c.flags)
+    if (f.rfind(kCheckedOnly, 0) == 0) return true;
+  return false;
 }
 
 std::optional<Failure> StopBeforeNextCase(const RunSoFar& run, const Limits& limits) {

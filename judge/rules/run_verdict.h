@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "judge/core/run_report.h"
 #include "judge/core/verdict.h"
 #include "judge/problem/problem.h"
 #include "judge/rules/case_verdict.h"
@@ -36,6 +37,8 @@ std::optional<size_t> FirstRejection(const std::vector<Verdict>& verdicts);
 // The flag such a performance case carries (a flagged case is not ranked), naming the case that
 // rejected the run.
 std::string CheckedOnlyFlag(const std::string& rejected_case, Verdict rejected_by);
+// Whether `c` is such a case: its few calls are no time to show beside timed ones (ladders, charts).
+bool OnlyChecked(const CaseResult& c);
 
 // The verdict of every case not yet run when the run must stop now; nullopt: go on. The run's
 // budget is the problem's limits.run_seconds: past it, the cases not started are NR and say so.

@@ -45,15 +45,20 @@ std::optional<SkippedTwin> TwinNotNeeded(const Case& twin, const std::vector<Cas
   std::vector<Verdict> verdicts;
   for (const CaseResult& r : results_so_far) verdicts.push_back(r.verdict);
   const auto rejected = FirstRejection(verdicts);
+  // Asked ahead of the official case too (whether to prepare the twin's inputs): a rejected run
+  // needs no twin whatever its official case does.
+  size_t official_index = SkippedTwin::kNotYetRun;
+  for (size_t i = 0; i < results_so_far.size(); ++i)
+    if (results_so_far[i].name == *official_name) official_index = i;
+  if (rejected &&
+      (official_index == SkippedTwin::kNotYetRun || results_so_far[official_index].verdict == Verdict::kAccepted))
+    return SkippedTwin{official_index, "the run was already rejected (" + results_so_far[*rejected].name + ": " +
+                                           std::string(VerdictShort(results_so_far[*rejected].verdict)) + ")"};
   for (size_t i = 0; i < results_so_far.size(); ++i) {
     const CaseResult& official = results_so_far[i];
     if (official.name != *official_name) continue;
     if (official.verdict != Verdict::kAccepted)
       return SkippedTwin{i, "the official case was not accepted (" + std::string(VerdictShort(official.verdict)) + ")"};
-    // A twin guards a ranked time against a size special-cased; a rejected run has none.
-    if (rejected)
-      return SkippedTwin{i, "the run was already rejected (" + results_so_far[*rejected].name + ": " +
-                                std::string(VerdictShort(results_so_far[*rejected].verdict)) + ")"};
     if (official.event.count == 1 && official.wall.max >= performance.budget_seconds * 1e3) {
       char buf[160];
       std::snprintf(
@@ -68,6 +73,7 @@ std::optional<SkippedTwin> TwinNotNeeded(const Case& twin, const std::vector<Cas
 }
 
 void NoteSkippedTwin(const SkippedTwin& skipped, std::vector<CaseResult>* results) {
+  if (skipped.official >= results->size()) return;  // its official case did not run (not selected)
   std::string& detail = (*results)[skipped.official].detail;
   detail += (detail.empty() ? "" : "; ") + std::string("the unpredictable-size twin was not run: ") + skipped.why;
 }

@@ -21,8 +21,11 @@ void AddHiddenSizeCases(const Problem& problem, uint64_t run_secret, std::vector
 // is there to keep the official time honest, so it is skipped when that time cannot rank: the
 // official case was not accepted, or its one call alone outlasted the timing budget (a serial
 // kernel's 2.7 s at N = 1e8), a speed at which special-casing the size gains nothing.
+// A twin a rejected run does not need (twins guard ranked times) is skipped even before its
+// official case ran, so its inputs are never prepared; `official` then says kNotYetRun.
 struct SkippedTwin {
-  size_t official;  // index in the results
+  static constexpr size_t kNotYetRun = size_t(-1);
+  size_t official;  // index in the results, or kNotYetRun
   std::string why;
 };
 std::optional<SkippedTwin> TwinNotNeeded(const Case& twin, const std::vector<CaseResult>& results_so_far,

@@ -9,6 +9,7 @@
 #include "judge/problem/sample_header.h"
 #include "judge/profile/profile.h"
 #include "judge/report/reporter.h"
+#include "judge/rules/run_verdict.h"
 #include "judge/util/fs.h"
 #include "judge/util/utf8.h"
 
@@ -37,7 +38,10 @@ const CaseResult* Find(const RunReport& r, const std::string& name) {
   return nullptr;
 }
 
-double Median(const CaseResult* c) { return c && c->verdict == Verdict::kAccepted ? c->FigureMs() : 0; }
+// A case only checked after the run was rejected has a few untimed calls' figure: not shown.
+double Median(const CaseResult* c) {
+  return c && c->verdict == Verdict::kAccepted && !OnlyChecked(*c) ? c->FigureMs() : 0;
+}
 
 std::string Fixed(double v, const char* fmt) {
   if (v <= 0) return "-";

@@ -213,6 +213,14 @@ TEST(HiddenSize, TwinIsSkippedOnlyWhenTheOfficialTimeCannotRank) {
   not_a_twin.name = "perf_100m";
   EXPECT_FALSE(TwinNotNeeded(not_a_twin, results, perf));
   EXPECT_FALSE(TwinNotNeeded(twin, {other}, perf));  // the official did not run (not selected)
+  // Asked ahead (whether to prepare its inputs) in a rejected run: not needed, before its official ran.
+  other.verdict = Verdict::kWrongAnswer;
+  skipped = TwinNotNeeded(twin, {other}, perf);
+  ASSERT_TRUE(skipped);
+  EXPECT_EQ(skipped->official, SkippedTwin::kNotYetRun);
+  std::vector<CaseResult> only_other = {other};
+  NoteSkippedTwin(*skipped, &only_other);  // nothing to note it on, and no crash
+  EXPECT_TRUE(only_other[0].detail.empty());
 }
 
 // --- judge profile's steps in the engine ---------------------------------------------------

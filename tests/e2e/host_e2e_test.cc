@@ -219,9 +219,12 @@ TEST(HostE2E, AfterARejectionThePerformanceCaseIsOnlyChecked) {
   EXPECT_GE((*perf)["timing"]["device"]["samples"].get<int>(), 3);
   EXPECT_LE((*perf)["timing"]["device"]["samples"].get<int>(), 20);  // the functional policy's most
   EXPECT_EQ((*perf)["input_variants"].get<int>(), 3);                // every variant still checked
-  ASSERT_EQ((*perf)["flags"].size(), 1u) << perf->dump();
-  EXPECT_EQ((*perf)["flags"][0],
-            "only checked, not timed: the run was already rejected (float_stall_20m_ones: WA), so no time of it ranks");
+  // (A loaded machine may flag its timing too: the flag is looked for among them.)
+  const std::string flag =
+      "only checked, not timed: the run was already rejected (float_stall_20m_ones: WA), so no time of it ranks";
+  bool flagged = false;
+  for (const auto& f : (*perf)["flags"]) flagged |= f == flag;
+  EXPECT_TRUE(flagged) << perf->dump();
   EXPECT_EQ(r.Case("perf_small_unpredictable_size"), nullptr);
   EXPECT_NE(
       Detail(r, "perf_small")
