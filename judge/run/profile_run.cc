@@ -9,6 +9,7 @@
 
 #include "judge/profile/metrics.h"
 #include "judge/profile/ncu_csv.h"
+#include "judge/rules/run_verdict.h"
 #include "judge/sandbox/sandbox.h"
 #include "judge/util/fs.h"
 #include "judge/util/subprocess.h"
@@ -87,6 +88,13 @@ std::optional<size_t> CaseToProfile(const std::vector<CaseResult>& cases, const 
     if (c.verdict != Verdict::kAccepted) {
       *why_not = "case " + c.name + " was not accepted (" + std::string(VerdictShort(c.verdict)) +
                  "): a failing call is not profiled";
+      return std::nullopt;
+    }
+    // Its median would come from a correctness check's few calls: a profile set against it
+    // (time outside kernels, host-bound) would compare with noise. The run was rejected anyway.
+    if (OnlyChecked(c)) {
+      *why_not = "case " + c.name + " was only checked, not timed, since an earlier case rejected the run: " +
+                 "a rejected run is not profiled";
       return std::nullopt;
     }
     return i;

@@ -45,7 +45,8 @@ profile::WorkFacts WorkFactsOf(const Problem& problem, const ScalarValues& scala
 profile::SolveFacts SolveFactsOf(const CaseResult& judged);
 
 // Which judged case to profile: the one named `wanted`, else the first accepted performance case
-// that is not a hidden twin; nullopt when none qualifies (the message says why).
+// that is not a hidden twin; nullopt when none qualifies (the message says why), and for a case
+// only checked because an earlier one rejected the run (OnlyChecked).
 std::optional<size_t> CaseToProfile(const std::vector<CaseResult>& cases, const std::string& wanted,
                                     std::string* why_not);
 

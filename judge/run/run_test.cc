@@ -12,6 +12,7 @@
 #include "judge/measure/sample_stats.h"
 #include "judge/measure/timing_audit.h"
 #include "judge/problem/sample_header.h"
+#include "judge/rules/run_verdict.h"
 #include "judge/run/check_problem.h"
 #include "judge/run/hidden_size.h"
 #include "judge/run/ladder.h"
@@ -261,6 +262,13 @@ TEST(ProfileRun, ProfilesTheFirstAcceptedOfficialPerformanceCase) {
   perf.verdict = Verdict::kWrongAnswer;
   EXPECT_FALSE(CaseToProfile({perf}, "", &why));
   EXPECT_NE(why.find("not accepted (WA)"), std::string::npos) << why;
+  // An accepted performance case of a run an earlier case rejected was only checked: its median
+  // comes from a few calls, so it is not profiled, asked for by name or not.
+  perf.verdict = Verdict::kAccepted;
+  perf.flags.push_back(CheckedOnlyFlag("example", Verdict::kWrongAnswer));
+  EXPECT_FALSE(CaseToProfile({small, perf}, "", &why));
+  EXPECT_NE(why.find("only checked"), std::string::npos) << why;
+  EXPECT_FALSE(CaseToProfile({small, perf}, "perf_4m", &why));
 }
 
 // The ladder with --profile: each rung's bottleneck and what changed from the one before, on the
