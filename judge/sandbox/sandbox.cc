@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "judge/sandbox/sandbox.h"
 
+#include <linux/netlink.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -100,25 +101,43 @@ void Append(char* buf, size_t& len, size_t cap, const char* text) {
   for (; *text && len + 1 < cap; ++text) buf[len++] = *text;
 }
 
-// The first argument of the stopped call, where this architecture's signal frame is known: which
-// kind of socket was asked for tells a profiler's loopback link (internet) from a probe of the
-// host's interfaces (netlink).
-const char* SocketDomainName(void* context) {
+void AppendNumber(char* buf, size_t& len, size_t cap, unsigned long v) {
+  char digits[24];
+  int n = 0;
+  do digits[n++] = char('0' + v % 10);
+  while ((v /= 10) != 0 && n < 20);
+  while (n > 0 && len + 1 < cap) buf[len++] = digits[--n];
+}
+
+// The stopped call's argument `i` (0-based), where this architecture's signal frame is known.
+long long CallArgument(void* context, int i) {
   const auto* uc = static_cast<const ucontext_t*>(context);
 #if defined(__x86_64__)
-  const int domain = int(uc->uc_mcontext.gregs[REG_RDI]);  // socket() reads an int: the low half
+  static constexpr int kRegs[] = {REG_RDI, REG_RSI, REG_RDX};
+  return uc->uc_mcontext.gregs[kRegs[i]];
 #elif defined(__aarch64__)
-  const int domain = int(uc->uc_mcontext.regs[0]);
+  return static_cast<long long>(uc->uc_mcontext.regs[i]);
 #else
   (void)uc;
-  const int domain = -1;
+  (void)i;
+  return -1;
 #endif
+}
+
+// Which kind of socket was asked for tells a profiler's loopback link (internet) from a probe of
+// the host's interfaces (netlink); a netlink socket's protocol says which family of the kernel's.
+void AppendSocketKind(char* buf, size_t& len, size_t cap, void* context) {
+  const int domain = int(CallArgument(context, 0));  // socket() reads ints: the low halves
   switch (domain) {
     case AF_INET:
-    case AF_INET6: return " (internet)";
-    case AF_PACKET: return " (packet)";
-    case AF_NETLINK: return " (netlink)";
-    default: return " (internet, packet or netlink)";
+    case AF_INET6: return Append(buf, len, cap, " (internet)");
+    case AF_PACKET: return Append(buf, len, cap, " (packet)");
+    case AF_NETLINK: {
+      Append(buf, len, cap, " (netlink, protocol ");
+      AppendNumber(buf, len, cap, static_cast<unsigned>(int(CallArgument(context, 2))));
+      return Append(buf, len, cap, ")");
+    }
+    default: return Append(buf, len, cap, " (internet, packet or netlink)");
   }
 }
 
@@ -135,15 +154,10 @@ void OnStoppedCall(int, siginfo_t* info, void* context) {
     if (c.nr == info->si_syscall) name = c.name;
   if (name) {
     Append(buf, len, sizeof buf, name);
-    if (info->si_syscall == SCMP_SYS(socket)) Append(buf, len, sizeof buf, SocketDomainName(context));
+    if (info->si_syscall == SCMP_SYS(socket)) AppendSocketKind(buf, len, sizeof buf, context);
   } else {
-    char digits[24];
-    int n = 0;
-    unsigned long v = static_cast<unsigned long>(info->si_syscall);
-    do digits[n++] = char('0' + v % 10);
-    while ((v /= 10) != 0 && n < 20);
     Append(buf, len, sizeof buf, "number ");
-    while (n > 0 && len + 1 < sizeof buf) buf[len++] = digits[--n];
+    AppendNumber(buf, len, sizeof buf, static_cast<unsigned long>(info->si_syscall));
   }
   Append(buf, len, sizeof buf, "\n");
   (void)!::write(STDERR_FILENO, buf, len);
@@ -180,7 +194,13 @@ Protection ApplySeccomp(const SandboxPolicy& policy) {
     const bool let_through = domain == AF_NETLINK ? netlink : domain != AF_PACKET && internet;
     if (!let_through) {
       rc |= seccomp_rule_add(ctx, kill, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, kLow, scmp_datum_t(domain)));
-    } else if (domain != AF_NETLINK) {
+    } else if (domain == AF_NETLINK) {
+      // The profiler reads the host's interfaces, which is NETLINK_ROUTE; every other family
+      // (netfilter, audit, uevents, XFRM, generic) stays stopped. A protocol with bits above the
+      // int the kernel reads is stopped as well (NE compares all 64).
+      rc |= seccomp_rule_add(ctx, kill, SCMP_SYS(socket), 2, SCMP_A0(SCMP_CMP_MASKED_EQ, kLow, scmp_datum_t(domain)),
+                             SCMP_A2(SCMP_CMP_NE, scmp_datum_t(NETLINK_ROUTE)));
+    } else {
       // ncu's link is a stream socket; raw ones (made to read or forge any packet) stay stopped.
       for (int type : {SOCK_RAW, SOCK_PACKET})
         rc |= seccomp_rule_add(ctx, kill, SCMP_SYS(socket), 2, SCMP_A0(SCMP_CMP_MASKED_EQ, kLow, scmp_datum_t(domain)),
@@ -197,8 +217,9 @@ Protection ApplySeccomp(const SandboxPolicy& policy) {
     sockets = std::string(internet ? "" : "internet, ") + "packet" + (netlink ? "" : ", netlink") + " sockets (" +
               (internet ? "internet" : "") + (internet && netlink ? " and " : "") + (netlink ? "netlink" : "") +
               " sockets let through: skipped " + (internet ? "internet_sockets" : "") +
-              (internet && netlink ? ", " : "") + (netlink ? "netlink_sockets" : "") +
-              "; raw internet sockets still stopped)";
+              (internet && netlink ? ", " : "") + (netlink ? "netlink_sockets" : "") + ";" +
+              (internet ? " raw internet sockets" : "") + (internet && netlink ? " and" : "") +
+              (netlink ? " netlink sockets other than NETLINK_ROUTE" : "") + " still stopped)";
   return Make("seccomp", true,
               "ends the worker by SIGSYS on exec, fork, " + sockets +
                   ", ptrace, mount, bpf, io_uring, module loading (all threads), naming the call on stderr; refuses "

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/filter.h>
+#include <linux/netlink.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <sched.h>
@@ -211,6 +212,22 @@ TEST_F(SandboxTest, NetlinkSocketsCanBeLetThroughAsWell) {
   ASSERT_NE(seccomp, nullptr);
   EXPECT_NE(seccomp->detail.find("internet, packet sockets (netlink sockets let through"), std::string::npos)
       << seccomp->detail;
+  EXPECT_NE(seccomp->detail.find("netlink sockets other than NETLINK_ROUTE still stopped"), std::string::npos)
+      << seccomp->detail;
+  // Only the family that lists the host's interfaces: netfilter's (the firewall) is still stopped,
+  // and the line names its protocol.
+  const std::string log = scratch_ + "/netfilter.txt";
+  EXPECT_EQ(InSandbox(
+                scratch_, [] { return socket(AF_NETLINK, SOCK_RAW, NETLINK_NETFILTER) >= 0 ? 0 : 0; }, nullptr,
+                StderrTo(log), skip),
+            128 + SIGSYS);
+  EXPECT_EQ(StoppedCallLine(ReadFile(log).value_or("")),
+            "judge sandbox: stopped the forbidden system call socket (netlink, protocol 12)");
+  EXPECT_EQ(
+      InSandbox(
+          scratch_, [] { return syscall(SYS_socket, AF_NETLINK, SOCK_RAW, (1L << 32) | NETLINK_ROUTE) >= 0 ? 0 : 0; },
+          nullptr, {}, skip),
+      128 + SIGSYS);
   EXPECT_EQ(InSandbox(
                 scratch_, [] { return socket(AF_INET, SOCK_STREAM, 0) >= 0 ? 0 : 0; }, nullptr, {}, skip),
             128 + SIGSYS);
@@ -261,7 +278,7 @@ TEST_F(SandboxTest, InternetSocketsCanBeLetThroughAlone) {
                 scratch_, [] { return socket(AF_NETLINK, SOCK_RAW, 0) >= 0 ? 0 : 0; }, nullptr, to_log, skip),
             128 + SIGSYS);
   EXPECT_EQ(StoppedCallLine(ReadFile(log).value_or("")),
-            "judge sandbox: stopped the forbidden system call socket (netlink)");
+            "judge sandbox: stopped the forbidden system call socket (netlink, protocol 0)");
 }
 
 // The report says which call was stopped: the worker's stderr is kept with its case.
