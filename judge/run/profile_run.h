@@ -30,7 +30,8 @@ std::vector<std::string> NcuWrapper(const std::string& ncu, const std::string& l
 // profiling" (its injected library makes memory executable after the submission is loaded);
 // and of seccomp only its rules against internet and netlink sockets (kInternetSocketsRule,
 // kNetlinkSocketsRule): the injected library opens both, and the worker died of SIGSYS at each (the
-// sandbox named "socket (internet)", then "socket (netlink)"); exec, fork, ptrace, packet sockets,
+// sandbox named "socket (internet)", then "socket (netlink)"; of netlink only NETLINK_ROUTE, which
+// was enough on the H200); exec, fork, ptrace, packet sockets,
 // writable-and-executable memory and the rest of the filter still hold. And where the driver
 // lets only administrators read the counters (`admin_only`, the default) and the judge runs as root, `unprivileged`:
 // the counters are opened inside the worker, which would otherwise have dropped to nobody, and every profile would end

@@ -49,7 +49,8 @@ inline constexpr std::string_view kInternetSocketsRule = "internet_sockets";
 inline constexpr std::string_view kNetlinkSocketsRule = "netlink_sockets";
 
 // What a worker the seccomp layer stopped left on its stderr: "judge sandbox: stopped the forbidden
-// system call NAME" (a socket's with its kind: "socket (netlink)"), the last such line of `stderr_text`, or empty.
+// system call NAME" (a socket's with its kind: "socket (internet)", "socket (netlink, protocol 0)"), the last such line
+// of `stderr_text`, or empty.
 inline constexpr std::string_view kStoppedCallLine = "judge sandbox: stopped the forbidden system call ";
 std::string StoppedCallLine(std::string_view stderr_text);
 
