@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "judge/sandbox/sandbox.h"
 
+#include <linux/capability.h>
 #include <linux/netlink.h>
 #include <sched.h>
 #include <signal.h>
@@ -292,6 +293,14 @@ void ApplyEarly(const SandboxPolicy& policy, SandboxReport* report) {
     Protection p = network.Describe(network.Enter());
     if (!p.active) p.detail += "; seccomp and Landlock still block sockets";
     report->push_back(p);
+  }
+  // A worker that keeps root (the profiled one, where only administrators read the counters) is let
+  // open route netlink and internet sockets; without these two it cannot use them to change the
+  // host's network. Dropped here, while the process has one thread, so that CUDA's threads, which
+  // a submission could run code on through a signal handler, never hold them either.
+  if (::geteuid() == 0) {
+    static constexpr int kNetwork[] = {CAP_NET_ADMIN, CAP_NET_RAW};
+    report->push_back(DescribeNetworkCapabilities(DropCapabilities(kNetwork, std::size(kNetwork))));
   }
   if (!policy.scratch_dir.empty() && ::chdir(policy.scratch_dir.c_str()) != 0)
     report->push_back(Make("scratch", false, "chdir " + policy.scratch_dir + ": " + std::strerror(errno)));

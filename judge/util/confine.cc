@@ -210,6 +210,30 @@ Protection DescribePrivileges(const PrivilegeOutcome& o) {
   return {"unprivileged", true, "dropped root to nobody (" + std::to_string(kNobodyUid) + ")"};
 }
 
+int DropCapabilities(const int* caps, size_t count) noexcept {
+  for (size_t i = 0; i < count; ++i)
+    if (::prctl(PR_CAPBSET_DROP, caps[i], 0, 0, 0) != 0) return errno;
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct sets[_LINUX_CAPABILITY_U32S_3] = {};
+  if (syscall(SYS_capget, &header, sets) != 0) return errno;
+  for (size_t i = 0; i < count; ++i) {
+    const uint32_t bit = 1u << (caps[i] % 32);
+    __user_cap_data_struct& d = sets[caps[i] / 32];
+    d.effective &= ~bit;
+    d.permitted &= ~bit;
+    d.inheritable &= ~bit;
+  }
+  return syscall(SYS_capset, &header, sets) == 0 ? 0 : errno;
+}
+
+Protection DescribeNetworkCapabilities(int error) {
+  if (error)
+    return {"network_capabilities", false, "could not drop CAP_NET_ADMIN and CAP_NET_RAW: " + ErrorText(error)};
+  return {
+      "network_capabilities", true,
+      "root without CAP_NET_ADMIN and CAP_NET_RAW (no routes, interfaces, firewall or raw packets), in every thread"};
+}
+
 int SetNoNewPrivs() noexcept { return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 ? 0 : errno; }
 
 Protection DescribeNoNewPrivs(int error) { return {"no_new_privs", error == 0, error == 0 ? "set" : ErrorText(error)}; }

@@ -98,6 +98,14 @@ struct PrivilegeOutcome {
 PrivilegeOutcome DropRoot() noexcept;
 Protection DescribePrivileges(const PrivilegeOutcome& outcome);
 
+// Drops `caps` (CAP_* numbers) from the calling thread's bounding set and from its effective,
+// permitted and inheritable sets: threads and processes it starts afterwards never hold them.
+// Capabilities are per thread, so this must run while the process has one thread (before CUDA
+// starts its own). 0 or an errno. Async-signal-safe.
+int DropCapabilities(const int* caps, size_t count) noexcept;
+// The layer that says so: "network_capabilities", for a process that kept root.
+Protection DescribeNetworkCapabilities(int error);
+
 // 0 or an errno. Set-uid programs started afterwards cannot gain privileges; Landlock needs it.
 int SetNoNewPrivs() noexcept;
 Protection DescribeNoNewPrivs(int error);
