@@ -33,6 +33,13 @@
 // the polling loop changed nothing; evict-first loads and stores (kStreaming) nothing; capping
 // registers for more resident blocks spilled and was slower; reading several predecessors per
 // lane (kLookback > 1) was slower with packed status words (not re-measured spread out).
+// Nor did a persistent grid with a static schedule (2026-12-03, same kind of harness, 04 at
+// 148.8 us): cooperative launch, tiles b, b + G, ... per block, a 3-stage cp.async pipeline, and
+// the next tile's total published before the current tile's look-back, so no total waits behind
+// a look-back. 160.9 us at best (1 predecessor per lane; 166.0 us with 4, 184.6 us with 8), and
+// every other knob slower (docs/results/h200-2026-12-03-catalog-5.md keeps its source). Under
+// Nsight Compute, 04 moves the problem's bytes at 69% of the roof with memory 54% busy and its
+// warps waiting at barriers behind warp 0's look-back: the chain of look-backs, not the loads.
 #include <cuda_runtime.h>
 #include <cuda/atomic>
 

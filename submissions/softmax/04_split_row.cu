@@ -18,9 +18,14 @@
 // expf(x - m_chunk) * expf(m_chunk - m_row) / s_row, one expf per element.
 // What it teaches is also that one pass is not enough. Judged on an H200 (2026-12-02, every case
 // AC): 132.3 us at 16384 x 4096 and 206.0 us at 256 x 262144, 57.5% of the read ceiling, slower
-// there than 02's 61.6% despite reading each element once. Our reading (not profiled): only the
-// rows whose 64 chunks are resident together are in flight, and every chunk of a row waits for the
-// row's slowest before it writes, so loads and stores come in waves rather than as one stream.
+// there than 02's 61.6% despite reading each element once. Our reading: only the rows whose 64
+// chunks are resident together are in flight, and every chunk of a row waits for the row's
+// slowest before it writes, so loads and stores come in waves rather than as one stream. Nsight
+// Compute agrees (2026-12-03, 256 x 262144): 58% of the roof, memory 52% busy, warps mostly
+// waiting at the barrier while thread 0 waits for the row. Keeping the loads going through that
+// wait did not help either: a resident grid (cooperative launch) copying each block's next chunk
+// into shared memory with cp.async while it waits for its row took 229 us there (02: 204 us in
+// the same harness; docs/results/h200-2026-12-03-catalog-5.md keeps its source).
 #include <cuda_runtime.h>
 #include <stdint.h>
 
