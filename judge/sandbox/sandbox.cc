@@ -300,7 +300,9 @@ void ApplyEarly(const SandboxPolicy& policy, SandboxReport* report) {
   // a submission could run code on through a signal handler, never hold them either.
   if (::geteuid() == 0) {
     static constexpr int kNetwork[] = {CAP_NET_ADMIN, CAP_NET_RAW};
-    report->push_back(DescribeNetworkCapabilities(DropCapabilities(kNetwork, std::size(kNetwork))));
+    report->push_back(policy.Skips("network_capabilities")
+                          ? SkippedLayer("network_capabilities")
+                          : DescribeNetworkCapabilities(DropCapabilities(kNetwork, std::size(kNetwork))));
   }
   if (!policy.scratch_dir.empty() && ::chdir(policy.scratch_dir.c_str()) != 0)
     report->push_back(Make("scratch", false, "chdir " + policy.scratch_dir + ": " + std::strerror(errno)));
