@@ -211,8 +211,9 @@ TEST(HostE2E, FloatAccumulationIsWrongOnLargeInputs) {
 // Once a case has rejected the run, its performance case is only checked (a correctness case's few
 // calls over the variants, no fresh inputs) and carries a flag saying so; no twin runs.
 TEST(HostE2E, AfterARejectionThePerformanceCaseIsOnlyChecked) {
-  JudgeRun r = RunHost("host_submissions/float_accumulate.cc");
+  JudgeRun r = RunHost("host_submissions/float_fast_path.cc");
   ASSERT_EQ(Verdict(r, "float_stall_20m_ones"), "WA") << r.output;
+  ASSERT_EQ(Verdict(r, "medium_uniform"), "AC") << r.output;  // so the first rejection is the stall
   const Json* perf = r.Case("perf_small");
   ASSERT_NE(perf, nullptr) << r.output;
   EXPECT_EQ((*perf)["verdict"], "AC") << perf->dump();
