@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "judge/build/compile_cache.h"
@@ -167,6 +168,9 @@ std::string Usage(std::span<const Command> commands) {
 
 int Dispatch(std::span<const Command> commands, int argc, char** argv) {
   InstallSignalHandlers();
+  // spdlog's default logger writes to stdout, which carries the command's result (`--format json`):
+  // the judge's log, as its progress, goes to stderr.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("judge"));
   spdlog::set_level(spdlog::level::warn);
   std::string_view word = argc >= 2 ? argv[1] : "";
   if (word == "help" || word == "--help" || word == "-h") {

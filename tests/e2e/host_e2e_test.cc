@@ -511,6 +511,24 @@ TEST(HostE2E, TextAndJsonOnStdout) {
   EXPECT_EQ(parsed["schema"], "gpu-judge.report");
 }
 
+// -v's log is the judge's, like its progress: stdout stays the report alone, so `--format json -v`
+// still parses (the log once went to spdlog's default, stdout).
+TEST(HostE2E, VerboseLogGoesToStderrNotIntoTheReport) {
+  const std::vector<std::string> args = {"run",         SourcePath("tests/host_submissions/good_sum.cc"),
+                                         "--device",    "host",
+                                         "--testcases", SourcePath("tests/e2e/testcases/reduction"),
+                                         "--cases",     "example",
+                                         "--format",    "json",
+                                         "-q",          "-v"};
+  JudgeRun both = RunJudge(args);
+  EXPECT_NE(both.output.find("[debug] case example AC"), std::string::npos) << both.output;
+  JudgeRun stdout_only = RunJudge(args, 600, {"sh", "-c", "exec \"$0\" \"$@\" 2>/dev/null"});
+  EXPECT_EQ(stdout_only.output.find("[debug]"), std::string::npos) << stdout_only.output;
+  Json parsed = Json::parse(stdout_only.output, nullptr, false);
+  ASSERT_FALSE(parsed.is_discarded()) << stdout_only.output;
+  EXPECT_EQ(parsed["verdict"], "AC");
+}
+
 TEST(HostE2E, BadInputsGetClearErrorsAndExitCode2) {
   JudgeRun missing = RunJudge({"run", "no/such/file.cu", "--device", "host"});
   EXPECT_EQ(missing.exit_code, 2);
