@@ -55,6 +55,34 @@ void ExpectedMemo::Remember(const std::string& key, const ExpectedOutputs& outpu
   entries_[key] = std::move(copy);
 }
 
+Expected<ExpectedOutputs> ExpectedMemo::FindOrCompute(const std::string& key,
+                                                     const std::function<Expected<ExpectedOutputs>()>& compute) {
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    computed_.wait(lock, [&] { return !computing_.count(key); });
+    if (entries_.count(key)) {
+      lock.unlock();
+      if (auto known = Find(key)) return *known;
+    }
+    computing_.insert(key);
+  }
+  // Unmarked however it ends: a failed or unremembered (over budget) answer lets a waiter compute.
+  struct Done {
+    ExpectedMemo& memo;
+    const std::string& key;
+    ~Done() {
+      {
+        std::lock_guard<std::mutex> lock(memo.mu_);
+        memo.computing_.erase(key);
+      }
+      memo.computed_.notify_all();
+    }
+  } done{*this, key};
+  auto expected = compute();
+  if (expected) Remember(key, *expected);
+  return expected;
+}
+
 size_t ExpectedMemo::size() const {
   std::lock_guard<std::mutex> lock(mu_);
   return entries_.size();
@@ -101,11 +129,8 @@ Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const 
   auto expect = [&](Case variant) -> Expected<ExpectedOutputs> {
     Json key = {{"problem", problem.name}, {"scalars", variant.scalars}, {"real_scalars", variant.real_scalars}};
     for (const auto& [name, spec] : variant.inputs) key["inputs"][name] = InputSpecToJson(spec);
-    if (memo)
-      if (auto known = memo->Find(key.dump())) return *known;
-    auto expected = reference.Compute(problem, variant);
-    if (expected && memo) memo->Remember(key.dump(), *expected);
-    return expected;
+    auto compute = [&] { return reference.Compute(problem, variant); };
+    return memo ? memo->FindOrCompute(key.dump(), compute) : compute();
   };
   auto draw = [&](int k, int attempt) {
     Case variant = c;

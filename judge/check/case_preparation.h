@@ -3,11 +3,14 @@
 // Turns a testcase into what the supervisor needs: several variants of each generated input
 // (variant 0 is the published data; the others are seeded from a per-run secret the worker never
 // receives) and the expected outputs of every variant, computed here by the reference.
+#include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,11 +35,17 @@ class ExpectedMemo {
  public:
   std::optional<ExpectedOutputs> Find(const std::string& key) const;
   void Remember(const std::string& key, const ExpectedOutputs& outputs);
+  // The remembered outputs, else `compute`'s, remembered. Runs judged side by side reach the same
+  // case together: one computes, the others wait for its answer rather than compute it again.
+  Expected<ExpectedOutputs> FindOrCompute(const std::string& key,
+                                          const std::function<Expected<ExpectedOutputs>()>& compute);
   size_t size() const;
 
  private:
   mutable std::mutex mu_;
+  std::condition_variable computed_;
   std::map<std::string, std::shared_ptr<const ExpectedOutputs>> entries_;
+  std::set<std::string> computing_;  // keys some thread is computing now
   size_t values_ = 0;
 };
 

@@ -175,6 +175,7 @@ void AddLadderOptions(cxxopts::Options& opts) {
   opts.add_options()("cases", "cases to run: names or kinds, or all (default: the performance cases)",
                      cxxopts::value<std::string>()->default_value("performance"))(
       "markdown", "also write the table as Markdown to this file", cxxopts::value<std::string>());
+  AddSideBySideOption(opts, "1");
 }
 
 Expected<int> LadderCommand(const Invocation& in) {
@@ -188,7 +189,10 @@ Expected<int> LadderCommand(const Invocation& in) {
   if (files.empty()) return MakeError(ErrorCode::kUsage, "no submissions in " + dir);
   auto markdown = OutputFiles(in.options, {"markdown"}, files);
   if (!markdown) return markdown.error();
-  auto rungs = ClimbLadder(*o, files);
+  auto side_by_side = ReadSideBySide(in.options);
+  if (!side_by_side) return side_by_side.error();
+  // The ladder's times are its product: side by side only when asked (timed cases still alone).
+  auto rungs = ClimbLadder(*o, files, SubmissionsSideBySide(MachineSideBySide(*o, *side_by_side, int(files.size()))));
   if (!rungs) return rungs.error();
   WriteLadderText(*rungs, std::cout);
   for (const OutputFile& file : *markdown) {
@@ -349,6 +353,7 @@ void AddCheckProblemOptions(cxxopts::Options& opts) {
       "check only these samples (comma-separated names, e.g. 03_tile64,90_square_only): the author's loop "
       "while writing one; the result then says it is not a full check",
       cxxopts::value<std::string>())("q,quiet", "no progress on stderr");
+  AddSideBySideOption(opts, "0");
 }
 
 Expected<int> CheckProblemCommand(const Invocation& in) {
@@ -365,12 +370,14 @@ Expected<int> CheckProblemCommand(const Invocation& in) {
     only = SplitCommas(in.options["samples"].as<std::string>());
     if (only.empty()) return MakeError(ErrorCode::kUsage, "--samples needs sample names, e.g. --samples 00_naive");
   }
+  auto side_by_side = ReadSideBySide(in.options);
+  if (!side_by_side) return side_by_side.error();
   auto report = CheckProblem(
       *o,
       [](const ProblemCheckLine& line) {
         std::cout << "  " << (line.ok ? "ok    " : "FAIL  ") << line.what << ": " << line.detail << std::endl;
       },
-      only);
+      only, *side_by_side);
   if (!report) return report.error();
   int failed = 0;
   Json lines = Json::array();

@@ -76,6 +76,19 @@ void AddStrictOption(cxxopts::Options& opts) {
   opts.add_options()("strict", "exit 1 when some submission is not accepted");
 }
 
+void AddSideBySideOption(cxxopts::Options& opts, const std::string& fallback) {
+  opts.add_options()("side-by-side",
+                     "submissions judged at a time; their timed cases still take the GPU one at a time, so the "
+                     "times are a lone run's (0: as many as the CPUs, host and GPU memory hold, at most 4)",
+                     cxxopts::value<int>()->default_value(fallback));
+}
+
+Expected<int> ReadSideBySide(const cxxopts::ParseResult& args) {
+  const int n = args["side-by-side"].as<int>();
+  JUDGE_TRY(CheckRange("side-by-side", n, 0, 64));
+  return n;
+}
+
 std::string ProblemFor(const Invocation& in, const std::vector<std::string>& sources) {
   if (!in.shared.problem.empty()) return in.shared.problem;
   // A header names a problem of this catalog or none: LoadProblem refuses anything else.

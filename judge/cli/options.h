@@ -19,6 +19,10 @@ void AddMeasureOptions(cxxopts::Options& opts);
 void AddJudgingOptions(cxxopts::Options& opts);
 void AddPointsOption(cxxopts::Options& opts);
 void AddStrictOption(cxxopts::Options& opts);
+// --side-by-side N: submissions judged at a time by ladder and check-problem (0: as many as the
+// machine holds), with `fallback` as the default.
+void AddSideBySideOption(cxxopts::Options& opts, const std::string& fallback);
+Expected<int> ReadSideBySide(const cxxopts::ParseResult& args);
 
 // The problem `sources` are for: --problem, else the `// problem:` line of the first of them that
 // has one (a folder: the files in it, in name order), else kDefaultProblem (problem/sample_header.h).

@@ -158,6 +158,12 @@ CaseRunner::CaseRunner(const Problem& problem, CaseRunnerConfig config)
       session_(Recipe(), config_.ahead, config_.finish_grace_seconds),
       trusted_(Recipe(), nullptr, config_.finish_grace_seconds) {}
 
+CaseRunner::~CaseRunner() {
+  GpuTurns::Turn turn = GpuTurns::Shared(config_.turns.get());
+  session_.Retire();
+  trusted_.Retire();
+}
+
 // Everything a worker for this runner starts with. Its environment holds only what CUDA and the
 // loader need: the judge's own environment may hold secrets.
 WorkerRecipe CaseRunner::Recipe() const {
@@ -458,6 +464,9 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
   // may run meanwhile: its threads could load the GPU or the CPU and so inflate the share the judge
   // subtracts (which would hide a forgery), so its worker, if one is left from an earlier case,
   // exits first (its CUDA context, and any work it queued, with it).
+  // Beside other runs, the timed calls (and the calibration they are measured against) have the
+  // GPU alone; the checks after them share it again.
+  GpuTurns::Turn turn = timed ? GpuTurns::Exclusive(config_.turns.get()) : GpuTurns::Shared(config_.turns.get());
   std::optional<std::pair<double, double>> calibration;
   if (request.fresh_timed_inputs && !load_failure_) {
     session_.Retire();
@@ -466,6 +475,10 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
   }
   Outcome outcome = Request(c, request);
   if (timed && config_.timing_processes > 1 && !outcome.failure) TimeInMoreProcesses(c, request, &outcome);
+  if (timed) {  // released first: a thread holds one turn at a time
+    turn.Release();
+    turn = GpuTurns::Shared(config_.turns.get());
+  }
   if (outcome.failure) {
     result.verdict = outcome.failure->verdict;
     result.detail = outcome.failure->detail;

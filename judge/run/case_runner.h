@@ -16,6 +16,7 @@
 #include "judge/protocol/messages.h"
 #include "judge/rules/case_verdict.h"
 #include "judge/sandbox/sandbox.h"
+#include "judge/supervise/gpu_turns.h"
 #include "judge/supervise/worker_ahead.h"
 #include "judge/supervise/worker_session.h"
 
@@ -50,6 +51,8 @@ struct CaseRunnerConfig {
   // Starts workers ahead and lets them exit in the background (shared by the runs of a ladder,
   // batch or comparison); null: every worker starts and exits in line.
   std::shared_ptr<WorkerAhead> ahead;
+  // Runs judged side by side take turns on the GPU (supervise/gpu_turns.h); null: this run alone.
+  std::shared_ptr<GpuTurns> turns;
   // Fresh timed inputs: their seeds come from this secret, and the reference checks a few of those
   // calls after the case. Without a reference, performance cases keep the rotating variants only.
   const Reference* reference = nullptr;
@@ -59,6 +62,10 @@ struct CaseRunnerConfig {
 class CaseRunner {
  public:
   CaseRunner(const Problem& problem, CaseRunnerConfig config);
+  // Its workers exit in a shared turn: a CUDA context's teardown is GPU work.
+  ~CaseRunner();
+  CaseRunner(const CaseRunner&) = delete;
+  CaseRunner& operator=(const CaseRunner&) = delete;
   // `check_only`: a performance case of a run already rejected (rules/run_verdict.h
   // FirstRejection) runs as a correctness case: the functional timing policy, no fresh inputs.
   CaseResult RunCase(const PreparedCase& c, bool check_only = false);

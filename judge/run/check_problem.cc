@@ -192,12 +192,12 @@ bool Mentions(const RunReport& r, const std::string& text) {
 }
 
 std::vector<ProblemCheckLine> Samples(const RunOptions& base, const Problem& p, const std::vector<std::string>& files,
-                                      std::vector<LadderRung>* ladder) {
+                                      int side_by_side, std::vector<LadderRung>* ladder) {
   if (files.empty())
     return {{"samples", false,
              "no samples in " + (fs::path(base.root) / p.samples_dir).string() +
                  (base.device == DeviceKind::kHost ? "/host" : "")}};
-  auto rungs = ClimbLadder(base, files);
+  auto rungs = ClimbLadder(base, files, side_by_side);
   if (!rungs) return {{"samples", false, rungs.error().message}};
   std::vector<ProblemCheckLine> lines;
   for (size_t i = 0; i < rungs->size(); ++i) {
@@ -286,7 +286,7 @@ Expected<std::vector<std::string>> SelectSamples(const std::vector<std::string>&
 
 Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
                                           const std::function<void(const ProblemCheckLine&)>& progress,
-                                          const std::vector<std::string>& only) {
+                                          const std::vector<std::string>& only, int side_by_side) {
   auto problem = LoadProblem((fs::path(base.root) / "problems").string(), base.problem);
   if (!problem) return problem.error();
   // A misspelt --samples name is said before anything is judged.
@@ -343,7 +343,16 @@ Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
     if (samples.case_filters.empty()) samples.case_filters = {"example", "functional", "edge"};
     samples.max_case_bytes = kHostCaseBytes;
   }
-  for (auto& line : Samples(samples, *problem, files, &report.samples)) add(std::move(line));
+  SideBySideFacts facts = MachineSideBySide(samples, side_by_side, int(files.size()));
+  for (const auto& c : *cases) {
+    auto bytes = problem->MinimumBytes(c.scalars);
+    if (samples.max_case_bytes > 0 && (!bytes || *bytes > samples.max_case_bytes)) continue;
+    facts.largest_case_device_bytes = std::max(facts.largest_case_device_bytes, DeviceBytesOfCase(*problem, c));
+  }
+  const int jobs = SubmissionsSideBySide(facts);
+  if (samples.on_stage && jobs > 1)
+    samples.on_stage("judging the samples " + std::to_string(jobs) + " at a time (their timed cases one at a time)");
+  for (auto& line : Samples(samples, *problem, files, jobs, &report.samples)) add(std::move(line));
   std::string names;
   for (const auto& f : all)
     if (std::find(files.begin(), files.end(), f) == files.end()) {

@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <atomic>
+#include <latch>
+#include <mutex>
+#include <optional>
 #include <thread>
 
 #include "judge/problem/sample_header.h"
@@ -93,8 +97,31 @@ std::vector<std::string> LadderFiles(const std::string& dir, DeviceKind device) 
   return files;
 }
 
-Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std::vector<std::string>& files) {
-  std::vector<LadderRung> rungs;
+int SubmissionsSideBySide(const SideBySideFacts& f) {
+  if (f.one_at_a_time || f.submissions <= 1) return 1;
+  if (f.requested > 0) return std::min(f.requested, f.submissions);
+  int64_t n = std::min<int64_t>({kMaxSideBySide, f.submissions, std::max(1u, f.cores / 4)});
+  // A worker's CUDA context and the judge's cache flush take about a GiB of device memory besides.
+  const int64_t device_per_run = f.largest_case_device_bytes + (int64_t(1) << 30);
+  if (f.device_memory_bytes > 0) n = std::min(n, f.device_memory_bytes / device_per_run);
+  if (f.host_available_bytes > 0 && f.largest_case_device_bytes > 0)
+    n = std::min(n, f.host_available_bytes / (kHostBytesPerDeviceByte * f.largest_case_device_bytes));
+  return int(std::max<int64_t>(1, n));
+}
+
+SideBySideFacts MachineSideBySide(const RunOptions& o, int requested, int submissions) {
+  SideBySideFacts f;
+  f.requested = requested;
+  f.submissions = submissions;
+  f.cores = std::thread::hardware_concurrency();
+  f.host_available_bytes = HostMemoryAvailableBytes();
+  if (o.device == DeviceKind::kCuda && o.known_device) f.device_memory_bytes = o.known_device->info.memory_bytes;
+  f.one_at_a_time = o.profile || !o.sanitize_tools.empty();
+  return f;
+}
+
+Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std::vector<std::string>& files,
+                                              int side_by_side) {
   RunOptions shared = base;
   if (!shared.known_device) {
     auto facts = ProbeDeviceFacts(shared);
@@ -105,22 +132,50 @@ Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std:
   auto pool = CompileAhead(shared, files, CompileTarget(shared, shared.known_device.get()),
                            int(std::max(1u, std::thread::hardware_concurrency())));
   if (!pool) return pool.error();
-  for (size_t i = 0; i < files.size(); ++i) {
-    if (base.interrupted && base.interrupted->load()) {
-      (*pool)->Cancel();
-      break;
+  const size_t jobs = std::clamp<size_t>(size_t(std::max(1, side_by_side)), 1, std::max<size_t>(1, files.size()));
+  std::mutex mu;  // the progress callbacks, called from every run's thread
+  if (jobs > 1) {
+    if (!shared.gpu_turns) shared.gpu_turns = std::make_shared<GpuTurns>();
+    if (auto stage = shared.on_stage)
+      shared.on_stage = [stage, &mu](const std::string& s) {
+        std::lock_guard<std::mutex> lock(mu);
+        stage(s);
+      };
+    if (auto done = shared.on_case_done)
+      shared.on_case_done = [done, &mu](size_t i, size_t n, const CaseResult& c) {
+        std::lock_guard<std::mutex> lock(mu);
+        done(i, n, c);
+      };
+  }
+  std::vector<std::optional<Expected<RunReport>>> reports(files.size());
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  auto stopped = [&] { return failed.load() || (base.interrupted && base.interrupted->load()); };
+  // A thread stays until every run is done: the workers it forked (spares another run may take)
+  // die with it (PR_SET_PDEATHSIG).
+  std::latch finished{std::ptrdiff_t(jobs)};
+  auto climb = [&] {
+    for (size_t i = next++; i < files.size() && !stopped(); i = next++) {
+      (*pool)->Wait(i);
+      RunOptions o = shared;
+      o.submission = files[i];
+      if (o.on_stage) o.on_stage("grading " + files[i]);
+      reports[i] = RunSubmission(o);
+      if (!*reports[i]) failed = true;
     }
-    (*pool)->Wait(i);
-    RunOptions o = shared;
-    o.submission = files[i];
-    if (o.on_stage) o.on_stage("grading " + files[i]);
-    auto report = RunSubmission(o);
-    if (!report) {
-      (*pool)->Cancel();
-      return report.error();
-    }
+    finished.arrive_and_wait();
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (size_t t = 1; t < jobs; ++t) threads.emplace_back(climb);
+    climb();
+  }
+  if (stopped()) (*pool)->Cancel();
+  std::vector<LadderRung> rungs;
+  for (size_t i = 0; i < files.size() && reports[i]; ++i) {
+    if (!*reports[i]) return reports[i]->error();
     auto header = ReadSampleHeader(files[i]);
-    rungs.push_back({StemOf(files[i]), std::move(*report), header ? header->article : std::string()});
+    rungs.push_back({StemOf(files[i]), std::move(**reports[i]), header ? header->article : std::string()});
   }
   return rungs;
 }

@@ -3,6 +3,7 @@
 // `judge ladder`: grades every submission in a folder, in name order, and tells the article's
 // story: per version the verdict, the median at each performance size, GB/s, % of the memory's
 // peak, and the speedup over the previous version.
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -18,8 +19,32 @@ struct LadderRung {
   std::string article;  // the sample header's `// article:` claim (problem/sample_header.h)
 };
 
-// Runs `base` once per file (base.submission is replaced).
-Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std::vector<std::string>& files);
+// How many submissions a ladder or check-problem judges side by side (supervise/gpu_turns.h: the
+// timed cases still take the GPU one at a time, so the times are those of a lone run).
+struct SideBySideFacts {
+  int requested = 0;  // --jobs; 0: chosen from the machine
+  int submissions = 0;
+  unsigned cores = 1;
+  int64_t host_available_bytes = 0;       // MemAvailable; 0: unknown
+  int64_t device_memory_bytes = 0;        // 0: unknown (the host double)
+  int64_t largest_case_device_bytes = 0;  // check/DeviceBytesOfCase of the largest case
+  bool one_at_a_time = false;             // --profile, --sanitize: their tools want the GPU whole
+};
+// The most chosen without --jobs: each run beside the first adds its correctness cases' GPU work
+// and its host threads, and the timed cases queue for their turn.
+inline constexpr int kMaxSideBySide = 4;
+// A run's host memory, per byte its largest case holds on the device: inputs in their variants,
+// expected outputs in float64, fetched outputs (17.3 GB for prefix_sum's 1.34 GB on the H200).
+inline constexpr int64_t kHostBytesPerDeviceByte = 16;
+int SubmissionsSideBySide(const SideBySideFacts& facts);
+// The facts of this machine and of `o` (its GPU's memory when known, --profile, --sanitize); the
+// largest case is the caller's to add.
+SideBySideFacts MachineSideBySide(const RunOptions& o, int requested, int submissions);
+
+// Runs `base` once per file (base.submission is replaced), `side_by_side` of them at a time; the
+// rungs come back in the files' order.
+Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std::vector<std::string>& files,
+                                              int side_by_side = 1);
 
 // The files a ladder grades: *.cu (or *.cc for the host double) in `dir`, sorted by name.
 std::vector<std::string> LadderFiles(const std::string& dir, DeviceKind device);

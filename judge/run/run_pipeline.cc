@@ -272,7 +272,11 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
     }
     CaseResult result;
     auto prepare_start = std::chrono::steady_clock::now();
-    auto prepared = prefetch.Take(i);
+    // Made here when not ahead: heavy host work, which a timed case of another run must not share.
+    auto prepared = [&] {
+      GpuTurns::Turn turn = GpuTurns::Shared(o.gpu_turns.get());
+      return prefetch.Take(i);
+    }();
     double prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - prepare_start).count();
     for (size_t next = i + 1, started = 0; next < cases.size() && started < kPrepareAhead; ++next)
       if (!skipped(next)) {
@@ -390,6 +394,7 @@ CaseRunnerConfig RunnerConfig(const RunOptions& o, const RunReport& report) {
   config.flush = o.flush_mode == "write" ? FlushMode::kWrite : FlushMode::kRead;
   config.timing_processes = o.timing_processes;
   config.ahead = o.workers_ahead;
+  config.turns = o.gpu_turns;
   return config;
 }
 

@@ -14,6 +14,7 @@
 #include "judge/check/case_preparation.h"
 #include "judge/core/run_report.h"
 #include "judge/problem/problem.h"
+#include "judge/supervise/gpu_turns.h"
 #include "judge/supervise/worker_ahead.h"
 #include "judge/util/expected.h"
 
@@ -53,6 +54,7 @@ struct RunOptions {
   // Shared by the runs of one ladder or comparison (same cases, same secret); null for one run.
   std::shared_ptr<ExpectedMemo> memo;          // seeds the hidden input variants; never sent to the worker
   std::shared_ptr<WorkerAhead> workers_ahead;  // starts the next run's worker early; null: in line
+  std::shared_ptr<GpuTurns> gpu_turns;         // runs judged side by side take turns; null: one at a time
   // Known from an earlier run of the same command: the device probe (a CUDA context) and the
   // ceiling lookup are skipped.
   std::shared_ptr<const DeviceFacts> known_device;

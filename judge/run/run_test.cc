@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <future>
+#include <thread>
 #include <sstream>
 
 #include "judge/build/compile_cache.h"
@@ -108,6 +112,62 @@ TEST_F(CasePreparation, VariantsAndMemo) {
   literal.scalars = {{"N", 2}};
   literal.inputs["input"] = InputSpec{std::vector<double>{1, 2}, std::nullopt};
   EXPECT_EQ(PrepareCase(problem, literal, reference, 42, 3, nullptr)->expected.size(), 1u);
+}
+
+// Two runs reaching the same case together: one computes its reference, the other waits for it.
+TEST_F(CasePreparation, RunsSideBySideComputeACaseOnce) {
+  ExpectedMemo memo;
+  std::atomic<int> computed{0};
+  auto compute = [&]() -> Expected<ExpectedOutputs> {
+    ++computed;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ExpectedOutputs out;
+    out.values.push_back(ExpectedValues(4, 2.5));
+    return out;
+  };
+  auto a = std::async(std::launch::async, [&] { return memo.FindOrCompute("case", compute); });
+  auto b = std::async(std::launch::async, [&] { return memo.FindOrCompute("case", compute); });
+  auto ra = a.get(), rb = b.get();
+  ASSERT_TRUE(ra.ok() && rb.ok());
+  EXPECT_EQ(computed.load(), 1);
+  EXPECT_EQ(ra->values, rb->values);
+  // A failed computation is not remembered: the next asker computes again.
+  auto failed = memo.FindOrCompute("bad", [&]() -> Expected<ExpectedOutputs> {
+    ++computed;
+    return MakeError(ErrorCode::kInternal, "reference crashed");
+  });
+  EXPECT_FALSE(failed.ok());
+  EXPECT_TRUE(memo.FindOrCompute("bad", compute).ok());
+  EXPECT_EQ(computed.load(), 3);
+}
+
+TEST(SideBySide, TheMachineBoundsHowManySubmissionsAreJudgedAtATime) {
+  SideBySideFacts h200;  // 16 cores, 120 GB free, 139 GB of GPU memory, prefix_sum's 1.34 GB case
+  h200.submissions = 11;
+  h200.cores = 16;
+  h200.host_available_bytes = int64_t(120) << 30;
+  h200.device_memory_bytes = int64_t(139) << 30;
+  h200.largest_case_device_bytes = int64_t(1340) << 20;
+  EXPECT_EQ(SubmissionsSideBySide(h200), kMaxSideBySide);
+  SideBySideFacts f = h200;
+  f.cores = 2;  // CI
+  EXPECT_EQ(SubmissionsSideBySide(f), 1);
+  f = h200;
+  f.host_available_bytes = int64_t(50) << 30;  // 50 GB / (16 x 1.34 GB): 2 runs' host memory
+  EXPECT_EQ(SubmissionsSideBySide(f), 2);
+  f = h200;
+  f.device_memory_bytes = int64_t(16) << 30;
+  f.largest_case_device_bytes = int64_t(6) << 30;  // 16 GB / (6 + 1) GB
+  f.host_available_bytes = 0;                      // unknown: not a bound
+  EXPECT_EQ(SubmissionsSideBySide(f), 2);
+  f = h200;
+  f.submissions = 3;
+  EXPECT_EQ(SubmissionsSideBySide(f), 3);
+  f.requested = 8;  // asked: as many as there are submissions, whatever the machine
+  f.cores = 2;
+  EXPECT_EQ(SubmissionsSideBySide(f), 3);
+  f.one_at_a_time = true;  // --profile, --sanitize
+  EXPECT_EQ(SubmissionsSideBySide(f), 1);
 }
 
 // LeetGPU's lc7: 10,000 values in [-1000, 1000] sum to ~N(0, 57735). A secret draw that cancels to

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -172,6 +173,14 @@ std::string ExecutablePath() {
   std::error_code ec;
   auto p = fs::read_symlink("/proc/self/exe", ec);
   return ec ? std::string("/proc/self/exe") : p.string();
+}
+
+int64_t HostMemoryAvailableBytes() {
+  auto meminfo = ReadFile("/proc/meminfo", 1 << 16);
+  if (!meminfo) return 0;
+  const auto at = meminfo->find("MemAvailable:");
+  if (at == std::string::npos) return 0;
+  return std::strtoll(meminfo->c_str() + at + std::strlen("MemAvailable:"), nullptr, 10) * 1024;  // in kB
 }
 
 }  // namespace judge

@@ -31,5 +31,6 @@ std::string StemOf(const std::string& path);       // "a/b/06_warp_unroll.cu" ->
 std::string ExtensionOf(const std::string& path);  // ".cu"
 std::string ExecutablePath();                      // /proc/self/exe, resolved
 std::string FormatBytes(uint64_t bytes);           // "256 MiB", "3 KiB", "17 bytes"
+int64_t HostMemoryAvailableBytes();                // /proc/meminfo's MemAvailable; 0: unknown
 
 }  // namespace judge

@@ -67,6 +67,25 @@ TEST(CheckProblem, SamplesNamesTheOnesToCheck) {
   EXPECT_FALSE(Has(typo.output, "  ok    ")) << typo.output;  // no check was begun
 }
 
+// Judged two at a time (the GPU suite does the same on the H200, where the timed cases take turns),
+// every sample still gets its own verdict, in the samples' order.
+TEST(CheckProblem, SamplesJudgedSideBySideKeepTheirVerdictsAndOrder) {
+  JudgeRun r = RunJudgeExactly(
+      {"check-problem", "compact", "--device", "host", "--root", Fixtures(), "--side-by-side", "2"}, 600);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(Has(r.output, "judging the samples 2 at a time")) << r.output;
+  const size_t a = r.output.find("ok    sample 00_in_order.cc: AC (expected AC)");
+  const size_t b = r.output.find("ok    sample 01_reversed.cc: AC (expected AC)");
+  const size_t c = r.output.find("ok    sample 90_drops_the_last.cc: WA (expected WA)");
+  const size_t d = r.output.find("ok    sample 91_wrong_value.cc: WA (expected WA)");
+  EXPECT_TRUE(a < b && b < c && c < d && d != std::string::npos) << r.output;
+  EXPECT_TRUE(Has(r.output, "result: ok")) << r.output;
+  JudgeRun bad = RunJudgeExactly(
+      {"check-problem", "compact", "--device", "host", "--root", Fixtures(), "-q", "--side-by-side", "-1"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_TRUE(Has(bad.output, "--side-by-side must be 0 to 64")) << bad.output;
+}
+
 // Found on the H200: check-problem stopped by a scheduler's timeout printed "result: ok" over the
 // samples it had reached. Interrupted during the first sample, the others are named as not checked.
 TEST(CheckProblem, AnInterruptedCheckDoesNotHoldTheSamplesItNeverReached) {
