@@ -149,7 +149,11 @@ int Execute(const Command& c, int argc, char** argv) {
   }
   auto in = Read(c, std::move(*args));
   if (!in) return ExitFor(in.error());
-  if (in->shared.verbose) spdlog::set_level(spdlog::level::debug);
+  if (in->shared.verbose) {
+    spdlog::set_level(spdlog::level::debug);
+    // Submissions judged side by side log from their own threads: the thread tells whose a line is.
+    spdlog::set_pattern("[%H:%M:%S.%e] [%t] [%l] %v");
+  }
   auto code = c.run(*in);
   return code ? *code : ExitFor(code.error());
 }

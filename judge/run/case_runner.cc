@@ -467,6 +467,9 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
   // Beside other runs, the timed calls (and the calibration they are measured against) have the
   // GPU alone; the checks after them share it again.
   GpuTurns::Turn turn = timed ? GpuTurns::Exclusive(config_.turns.get()) : GpuTurns::Shared(config_.turns.get());
+  if (config_.turns)
+    spdlog::debug("case {}: {} turn after {:.3f} s", c.spec.name, timed ? "exclusive" : "shared",
+                  std::chrono::duration<double>(Clock::now() - start).count());
   std::optional<std::pair<double, double>> calibration;
   if (request.fresh_timed_inputs && !load_failure_) {
     session_.Retire();

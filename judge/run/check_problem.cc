@@ -16,6 +16,7 @@
 #include "judge/report/reporter.h"
 #include "judge/run/ladder.h"
 #include "judge/testcase/generate.h"
+#include "judge/testcase/testcase.h"
 #include "judge/util/fs.h"
 
 namespace judge {
@@ -344,7 +345,7 @@ Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
     samples.max_case_bytes = kHostCaseBytes;
   }
   SideBySideFacts facts = MachineSideBySide(samples, side_by_side, int(files.size()));
-  for (const auto& c : *cases) {
+  for (const auto& c : SelectCases(*cases, samples.case_filters)) {  // the cases the samples run (no stress)
     auto bytes = problem->MinimumBytes(c.scalars);
     if (samples.max_case_bytes > 0 && (!bytes || *bytes > samples.max_case_bytes)) continue;
     facts.largest_case_device_bytes = std::max(facts.largest_case_device_bytes, DeviceBytesOfCase(*problem, c));

@@ -2,13 +2,15 @@
 #include "judge/run/ladder.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
-#include <atomic>
 #include <latch>
 #include <mutex>
 #include <optional>
 #include <thread>
+
+#include <spdlog/spdlog.h>
 
 #include "judge/problem/sample_header.h"
 #include "judge/profile/profile.h"
@@ -160,7 +162,9 @@ Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std:
       RunOptions o = shared;
       o.submission = files[i];
       if (o.on_stage) o.on_stage("grading " + files[i]);
+      spdlog::debug("grading {}", files[i]);
       reports[i] = RunSubmission(o);
+      if (*reports[i]) spdlog::debug("graded {} in {:.3f} s", files[i], (*reports[i])->seconds);
       if (!*reports[i]) failed = true;
     }
     finished.arrive_and_wait();
