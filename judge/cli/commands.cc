@@ -353,7 +353,7 @@ void AddCheckProblemOptions(cxxopts::Options& opts) {
       "check only these samples (comma-separated names, e.g. 03_tile64,90_square_only): the author's loop "
       "while writing one; the result then says it is not a full check",
       cxxopts::value<std::string>())("q,quiet", "no progress on stderr");
-  AddSideBySideOption(opts, "0");
+  AddSideBySideOption(opts, "1");
 }
 
 Expected<int> CheckProblemCommand(const Invocation& in) {

@@ -43,10 +43,10 @@ struct ProblemCheckReport {
 // Runs the checks with `base` (its problem, root, device and cache; its submission is replaced by
 // each sample), on the samples `only` names (SelectSamples), or all of them when it is empty.
 // `progress` hears each line as it is decided. `side_by_side` samples are judged at a time (0: as
-// many as the machine holds, run/ladder.h SubmissionsSideBySide).
+// many as the machine holds, run/ladder.h SubmissionsSideBySide; the command's default is 1).
 Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
                                           const std::function<void(const ProblemCheckLine&)>& progress = {},
-                                          const std::vector<std::string>& only = {}, int side_by_side = 0);
+                                          const std::vector<std::string>& only = {}, int side_by_side = 1);
 
 // The files of `files` that `names` names, by file name or stem (03_tile64.cu or 03_tile64), in
 // the order of `files`: an author checks the sample they are writing without judging the rest.
