@@ -56,7 +56,7 @@ void ExpectedMemo::Remember(const std::string& key, const ExpectedOutputs& outpu
 }
 
 Expected<ExpectedOutputs> ExpectedMemo::FindOrCompute(const std::string& key,
-                                                     const std::function<Expected<ExpectedOutputs>()>& compute) {
+                                                      const std::function<Expected<ExpectedOutputs>()>& compute) {
   {
     std::unique_lock<std::mutex> lock(mu_);
     computed_.wait(lock, [&] { return !computing_.count(key); });

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <cmath>
 #include <future>
-#include <thread>
 #include <sstream>
+#include <thread>
 
 #include "judge/build/compile_cache.h"
 #include "judge/check/reference.h"

@@ -45,7 +45,7 @@ class GpuTurns {
  private:
   std::mutex mu_;
   std::condition_variable changed_;
-  int shared_ = 0;           // shared turns held
+  int shared_ = 0;            // shared turns held
   int exclusive_wanted_ = 0;  // exclusive turns waited for or held
   bool exclusive_held_ = false;
 };

@@ -34,8 +34,7 @@ TEST(GpuTurns, AnExclusiveTurnIsAlone) {
           const int now = shared.fetch_add(1) + 1;
           if (exclusive.load() != 0) overlap = true;
           int seen = most_shared.load();
-          while (now > seen && !most_shared.compare_exchange_weak(seen, now)) {
-          }
+          while (now > seen && !most_shared.compare_exchange_weak(seen, now)) {}
           std::this_thread::sleep_for(200us);
           shared.fetch_sub(1);
         }
