@@ -460,16 +460,16 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
   if (!timed) request.timing = problem_.functional_timing;
   request.hot = config_.hot && timed;
   request.fresh_timed_inputs = timed && WantsFreshInputs(c);
-  // Calibrated first: the trusted worker then idles while the submission's runs. No submission code
-  // may run meanwhile: its threads could load the GPU or the CPU and so inflate the share the judge
-  // subtracts (which would hide a forgery), so its worker, if one is left from an earlier case,
-  // exits first (its CUDA context, and any work it queued, with it).
   // Beside other runs, the timed calls (and the calibration they are measured against) have the
   // GPU alone; the checks after them share it again.
   GpuTurns::Turn turn = timed ? GpuTurns::Exclusive(config_.turns.get()) : GpuTurns::Shared(config_.turns.get());
   if (config_.turns)
     spdlog::debug("case {}: {} turn after {:.3f} s", c.spec.name, timed ? "exclusive" : "shared",
                   std::chrono::duration<double>(Clock::now() - start).count());
+  // Calibrated first: the trusted worker then idles while the submission's runs. No submission code
+  // may run meanwhile: its threads could load the GPU or the CPU and so inflate the share the judge
+  // subtracts (which would hide a forgery), so its worker, if one is left from an earlier case,
+  // exits first (its CUDA context, and any work it queued, with it).
   std::optional<std::pair<double, double>> calibration;
   if (request.fresh_timed_inputs && !load_failure_) {
     session_.Retire();

@@ -16,7 +16,6 @@
 #include "judge/report/reporter.h"
 #include "judge/run/ladder.h"
 #include "judge/testcase/generate.h"
-#include "judge/testcase/testcase.h"
 #include "judge/util/fs.h"
 
 namespace judge {
@@ -345,11 +344,8 @@ Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
     samples.max_case_bytes = kHostCaseBytes;
   }
   SideBySideFacts facts = MachineSideBySide(samples, side_by_side, int(files.size()));
-  for (const auto& c : SelectCases(*cases, samples.case_filters)) {  // the cases the samples run (no stress)
-    auto bytes = problem->MinimumBytes(c.scalars);
-    if (samples.max_case_bytes > 0 && (!bytes || *bytes > samples.max_case_bytes)) continue;
+  for (const auto& c : CasesOfRun(samples, *problem, *cases))
     facts.largest_case_device_bytes = std::max(facts.largest_case_device_bytes, DeviceBytesOfCase(*problem, c));
-  }
   const int jobs = SubmissionsSideBySide(facts);
   if (samples.on_stage && jobs > 1)
     samples.on_stage("judging the samples " + std::to_string(jobs) + " at a time (their timed cases one at a time)");

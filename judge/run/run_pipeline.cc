@@ -334,17 +334,26 @@ Expected<Problem> LoadRunProblem(const RunOptions& o) {
   return problem;
 }
 
-// The selected cases, and a twin at a secret size for each performance case.
-Expected<std::vector<Case>> LoadRunCases(const RunOptions& o, const Problem& problem) {
-  std::string dir = o.testcases_dir.empty() ? (fs::path(o.root) / "testcases" / o.problem).string() : o.testcases_dir;
-  auto all_cases = LoadTestcaseDir(dir, problem);
-  if (!all_cases) return all_cases.error();
-  std::vector<Case> cases = SelectCases(std::move(*all_cases), o.case_filters);
+}  // namespace
+
+std::vector<Case> CasesOfRun(const RunOptions& o, const Problem& problem, std::vector<Case> all) {
+  std::vector<Case> cases = SelectCases(std::move(all), o.case_filters);
   if (o.max_case_bytes > 0)
     std::erase_if(cases, [&](const Case& c) {
       auto bytes = problem.MinimumBytes(c.scalars);
       return !bytes || *bytes > o.max_case_bytes;
     });
+  return cases;
+}
+
+namespace {
+
+// The selected cases, and a twin at a secret size for each performance case.
+Expected<std::vector<Case>> LoadRunCases(const RunOptions& o, const Problem& problem) {
+  std::string dir = o.testcases_dir.empty() ? (fs::path(o.root) / "testcases" / o.problem).string() : o.testcases_dir;
+  auto all_cases = LoadTestcaseDir(dir, problem);
+  if (!all_cases) return all_cases.error();
+  std::vector<Case> cases = CasesOfRun(o, problem, std::move(*all_cases));
   if (cases.empty()) return MakeError(ErrorCode::kUsage, "no testcase matches --cases (see `judge list`)");
   AddHiddenSizeCases(problem, o.run_secret, &cases);
   return cases;

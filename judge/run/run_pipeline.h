@@ -70,6 +70,10 @@ std::string LocateRoot(const std::string& executable);
 
 Expected<RunReport> RunSubmission(const RunOptions& options);
 
+// The cases of `all` a run with `options` judges (--cases, max_case_bytes; stress ones only when
+// named), before the hidden twins are added.
+std::vector<Case> CasesOfRun(const RunOptions& options, const Problem& problem, std::vector<Case> all);
+
 // The device probe and the ceiling lookup of a run, done once for many runs (batch, ladder).
 Expected<std::shared_ptr<const DeviceFacts>> ProbeDeviceFacts(const RunOptions& options);
 
