@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include "judge/util/subprocess.h"
+
 namespace judge {
 namespace {
 
@@ -33,18 +35,27 @@ Expected<Pipe> MakePipe() {
   return Pipe{fds[0], fds[1]};
 }
 
+// What the child needs, made before it starts: it shares the judge's memory until exec
+// (StartSharingMemory), so it may not allocate.
+struct WorkerExec {
+  std::vector<char*> argv, envp;  // null-terminated; envp empty: the judge's environment
+  Pipe req, resp, out, err;
+  int exec_sync = -1;
+};
+
 // In the child: move the four pipe ends to fds 3, 4, 1, 2 and close everything else but
 // `exec_sync`, whose close-on-exec tells the parent the judge's image has been replaced.
-[[noreturn]] void ExecWorker(const WorkerLaunch& launch, Pipe req, Pipe resp, Pipe out, Pipe err, int exec_sync) {
+int ExecWorker(void* arg) {
+  const WorkerExec& x = *static_cast<const WorkerExec*>(arg);
   ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
   // Park the ends above 10 first so the dup2s below cannot clobber one another.
-  int in = ::fcntl(req.r, F_DUPFD, 10), rsp = ::fcntl(resp.w, F_DUPFD, 10);
-  int o = ::fcntl(out.w, F_DUPFD, 10), e = ::fcntl(err.w, F_DUPFD, 10);
-  int sync = ::fcntl(exec_sync, F_DUPFD_CLOEXEC, 10);
-  if (in < 0 || rsp < 0 || o < 0 || e < 0 || sync < 0) _exit(125);
+  int in = ::fcntl(x.req.r, F_DUPFD, 10), rsp = ::fcntl(x.resp.w, F_DUPFD, 10);
+  int o = ::fcntl(x.out.w, F_DUPFD, 10), e = ::fcntl(x.err.w, F_DUPFD, 10);
+  int sync = ::fcntl(x.exec_sync, F_DUPFD_CLOEXEC, 10);
+  if (in < 0 || rsp < 0 || o < 0 || e < 0 || sync < 0) ::_exit(125);
   ::dup2(in, 3);
   ::dup2(rsp, 4);
   ::dup2(o, STDOUT_FILENO);
@@ -53,17 +64,14 @@ Expected<Pipe> MakePipe() {
   if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
   for (int fd = 5; fd < 1024; ++fd)
     if (fd != sync) ::close(fd);
-  std::vector<char*> args, env;
-  for (const auto& a : launch.argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  for (const auto& e : launch.env) env.push_back(const_cast<char*>(e.c_str()));
-  env.push_back(nullptr);
-  if (launch.env.empty())
-    ::execv(args[0], args.data());
+  if (x.envp.empty())
+    ::execv(x.argv[0], x.argv.data());
   else
-    ::execve(args[0], args.data(), env.data());
-  dprintf(STDERR_FILENO, "cannot execute worker %s: %s\n", args[0], std::strerror(errno));
-  _exit(127);
+    ::execve(x.argv[0], x.argv.data(), const_cast<char* const*>(x.envp.data()));
+  const char* why = std::strerror(errno);  // a static string for every errno execve sets
+  for (const char* part : {"cannot execute worker ", static_cast<const char*>(x.argv[0]), ": ", why, "\n"})
+    (void)!::write(STDERR_FILENO, part, std::strlen(part));
+  ::_exit(127);
 }
 
 }  // namespace
@@ -72,12 +80,17 @@ Expected<std::unique_ptr<WorkerProcess>> WorkerProcess::Spawn(const WorkerLaunch
   auto req = MakePipe(), resp = MakePipe(), out = MakePipe(), err = MakePipe(), exec_sync = MakePipe();
   for (auto* p : {&req, &resp, &out, &err, &exec_sync})
     if (!*p) return p->error();
-  pid_t pid = ::fork();
-  if (pid < 0) return MakeError(ErrorCode::kSubprocess, std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) ExecWorker(launch, *req, *resp, *out, *err, exec_sync->w);
-  // Until exec the child is a copy of the judge, whose resident set (GBs of a large case's inputs
-  // and references) it shares: the memory watch must not take that for the worker's. EOF comes
-  // at exec, or when the child exits without reaching it.
+  WorkerExec x{{}, {}, *req, *resp, *out, *err, exec_sync->w};
+  for (const auto& a : launch.argv) x.argv.push_back(const_cast<char*>(a.c_str()));
+  x.argv.push_back(nullptr);
+  for (const auto& e : launch.env) x.envp.push_back(const_cast<char*>(e.c_str()));
+  if (!x.envp.empty()) x.envp.push_back(nullptr);
+  auto started = StartSharingMemory(ExecWorker, &x);
+  if (!started) return started.error();
+  const pid_t pid = *started;
+  // Until exec the child shares the judge's memory (GBs of a large case's inputs and references):
+  // the memory watch must not take that for the worker's. EOF comes at exec, or when the child
+  // exits without reaching it (both before StartSharingMemory returns; read for certainty).
   ::close(exec_sync->w);
   char byte;
   while (::read(exec_sync->r, &byte, 1) < 0 && errno == EINTR) {}

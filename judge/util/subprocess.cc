@@ -3,6 +3,8 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -108,6 +111,47 @@ Expected<ProcessResult> RunProcess(const std::vector<std::string>& argv, const P
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (!IsValidUtf8(result.output)) result.output = ValidUtf8(result.output);
   return result;
+}
+
+namespace {
+
+struct SharedStart {
+  int (*child)(void*);
+  void* arg;
+  sigset_t mask;  // the caller's, restored in the child
+};
+
+int StartChild(void* p) {
+  auto* start = static_cast<SharedStart*>(p);
+  // A handler is the caller's code, on memory the caller is using: none runs here. (The
+  // dispositions are this process's own: no CLONE_SIGHAND.) Ignored signals stay ignored, as
+  // across fork and exec.
+  for (int sig = 1; sig < NSIG; ++sig) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN || old.sa_handler == SIG_DFL) continue;
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    (void)::sigaction(sig, &dfl, nullptr);
+  }
+  ::pthread_sigmask(SIG_SETMASK, &start->mask, nullptr);
+  return start->child(start->arg);
+}
+
+}  // namespace
+
+Expected<pid_t> StartSharingMemory(int (*child)(void*), void* arg) {
+  constexpr size_t kStackBytes = 256 * 1024;
+  auto stack = std::make_unique<char[]>(kStackBytes);  // freed after the child no longer uses it (exec or exit)
+  SharedStart start{child, arg, {}};
+  sigset_t all;
+  sigfillset(&all);
+  // No signal may run a handler in the child before it resets them.
+  ::pthread_sigmask(SIG_SETMASK, &all, &start.mask);
+  const pid_t pid = ::clone(StartChild, stack.get() + kStackBytes, CLONE_VM | CLONE_VFORK | SIGCHLD, &start);
+  const int error = errno;
+  ::pthread_sigmask(SIG_SETMASK, &start.mask, nullptr);
+  if (pid < 0) return MakeError(ErrorCode::kSubprocess, std::string("clone: ") + std::strerror(error));
+  return pid;
 }
 
 std::string DescribeSignal(int sig) {

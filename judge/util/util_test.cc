@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -160,6 +162,64 @@ TEST(Subprocess, BeforeExecRunsInTheChildAndCanRefuseToStart) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->exit_code, 125);
   EXPECT_EQ(r->output, "");
+}
+
+// The child shares the caller's memory until it execs or exits, and StartSharingMemory returns
+// only then: what it wrote is there, with no copy of the caller made.
+TEST(StartSharingMemory, TheChildSharesTheCallersMemoryUntilItExits) {
+  struct Shared {
+    volatile pid_t seen = 0;
+  } shared;
+  auto started = StartSharingMemory(
+      [](void* p) -> int {
+        static_cast<Shared*>(p)->seen = ::getpid();
+        ::_exit(7);
+      },
+      &shared);
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  EXPECT_EQ(shared.seen, *started);  // written by the child, before the call returned
+  int status = 0;
+  ASSERT_EQ(::waitpid(*started, &status, 0), *started);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 7);
+}
+
+TEST(StartSharingMemory, TheChildExecsAProgram) {
+  static char* argv[] = {const_cast<char*>("/bin/sh"), const_cast<char*>("-c"), const_cast<char*>("exit 5"), nullptr};
+  auto started = StartSharingMemory(
+      [](void*) -> int {
+        ::execv(argv[0], argv);
+        ::_exit(127);
+      },
+      nullptr);
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  int status = 0;
+  ASSERT_EQ(::waitpid(*started, &status, 0), *started);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 5);
+}
+
+// A handler of the caller's would run the caller's code on the caller's memory in the child: the
+// child takes the default action instead (SIGUSR1's is to end it), and the caller's handler never runs.
+volatile sig_atomic_t g_handled = 0;
+TEST(StartSharingMemory, TheCallersSignalHandlersDoNotRunInTheChild) {
+  struct sigaction handler {
+  }, old{};
+  handler.sa_handler = [](int) { g_handled = 1; };
+  ASSERT_EQ(::sigaction(SIGUSR1, &handler, &old), 0);
+  auto started = StartSharingMemory(
+      [](void*) -> int {
+        ::kill(::getpid(), SIGUSR1);
+        ::_exit(0);
+      },
+      nullptr);
+  ASSERT_TRUE(started.ok()) << started.error().message;
+  int status = 0;
+  ASSERT_EQ(::waitpid(*started, &status, 0), *started);
+  ::sigaction(SIGUSR1, &old, nullptr);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGUSR1);
+  EXPECT_EQ(g_handled, 0);
 }
 
 TEST(Fs, AtomicWriteLeavesNoTemporaries) {
