@@ -2,7 +2,9 @@
 #include "judge/check/reference.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,18 +12,33 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 #include <mutex>
 #include <thread>
 
-#include "../../problems/reference_abi.h"
+#include "judge/check/reference_job.h"
 #include "judge/testcase/generate.h"
 #include "judge/util/parallel.h"
 #include "judge/util/subprocess.h"
 
 namespace judge {
+
+std::string ReferenceProgram() {
+  if (const char* set = std::getenv("JUDGE_REFERENCE_PROGRAM"); set && *set) return set;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && fs::is_regular_file(self.parent_path() / "judge-reference", ec))
+    return self.parent_path() / "judge-reference";
+#ifdef JUDGE_REFERENCE_PROGRAM_BUILT
+  // The build tree's, for programs that are not installed beside it (the test binaries).
+  if (fs::is_regular_file(JUDGE_REFERENCE_PROGRAM_BUILT, ec)) return JUDGE_REFERENCE_PROGRAM_BUILT;
+#endif
+  return "";
+}
 
 Expected<Reference> Reference::Load(const Problem& problem, CompileCache& cache, ReferencePrecision precision) {
   std::string abi_dir = std::filesystem::path(problem.dir).parent_path().string();
@@ -36,16 +53,24 @@ Expected<Reference> Reference::Load(const Problem& problem, CompileCache& cache,
   if (!built->ok)
     return MakeError(ErrorCode::kInternal,
                      "the reference " + problem.reference_source + " does not compile:\n" + built->log);
+  // Loaded here too, for its symbols' sake: a missing entry point is said when the problem loads.
   void* handle = ::dlopen(built->library_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) return MakeError(ErrorCode::kInternal, std::string("cannot load the reference: ") + ::dlerror());
   void* fn = ::dlsym(handle, "judge_reference");
   if (!fn)
     return MakeError(ErrorCode::kInternal, problem.reference_source + " does not define extern \"C\" judge_reference");
+  (void)fn;
   Reference ref;
-  ref.fn_ = reinterpret_cast<Fn>(fn);
+  ref.library_ = built->library_path;
+  ref.program_ = ReferenceProgram();
+  if (ref.program_.empty())
+    return MakeError(ErrorCode::kInternal,
+                     "cannot find judge-reference, the program that runs a problem's reference: it is built and "
+                     "installed beside the judge (cmake --build, cmake --install); or set JUDGE_REFERENCE_PROGRAM "
+                     "to its path");
   if (problem.check.kind == CheckKind::kReference) {
-    ref.check_fn_ = reinterpret_cast<CheckFn>(::dlsym(handle, "judge_check"));
-    if (!ref.check_fn_)
+    ref.has_check_ = ::dlsym(handle, "judge_check") != nullptr;
+    if (!ref.has_check_)
       return MakeError(ErrorCode::kInternal, problem.reference_source +
                                                  " does not define extern \"C\" judge_check, which problem.json's "
                                                  "\"check\": {\"kind\": \"reference\"} needs");
@@ -58,27 +83,41 @@ Expected<Reference> Reference::Load(const Problem& problem, CompileCache& cache,
 
 namespace {
 
-// Memory the child writes its results into; unmapped when done.
+// Memory the judge and its judge-reference child share (check/reference_job.h): a memfd, mapped
+// here and handed to the child as its fd 3; unmapped and closed when done.
 class SharedRegion {
  public:
-  explicit SharedRegion(size_t bytes) : bytes_(std::max<size_t>(bytes, 1)) {
-    void* p = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    data_ = p == MAP_FAILED ? nullptr : p;
+  explicit SharedRegion(size_t bytes) : bytes_(std::max(bytes, sizeof(ReferenceJobHeader))) {
+    int fd = ::memfd_create("judge-reference-job", MFD_CLOEXEC);
+    // Above the descriptors a child is handed (0-3): its dup2 to 3 then always clears close-on-exec.
+    if (fd >= 0 && fd < 10) {
+      const int high = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
+      ::close(fd);
+      fd = high;
+    }
+    if (fd < 0) return;
+    void* p = MAP_FAILED;
+    if (::ftruncate(fd, off_t(bytes_)) == 0) p = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+      ::close(fd);
+      return;
+    }
+    fd_ = fd;
+    data_ = p;
   }
   ~SharedRegion() {
     if (data_) ::munmap(data_, bytes_);
+    if (fd_ >= 0) ::close(fd_);
   }
   SharedRegion(const SharedRegion&) = delete;
   SharedRegion& operator=(const SharedRegion&) = delete;
-  template <typename T>
-  T* as() const {
-    return static_cast<T*>(data_);
-  }
+  char* bytes_at(uint64_t offset) const { return static_cast<char*>(data_) + offset; }
+  ReferenceJobHeader* job() const { return static_cast<ReferenceJobHeader*>(data_); }
   bool ok() const { return data_ != nullptr; }
+  int fd() const { return fd_; }
   size_t bytes() const { return bytes_; }
   // Maps the first `bytes` in one system call instead of a page fault per page (the reference's
-  // outputs are up to GBs); for writing in the child that makes them, for reading in the parent.
-  // Advice only: kernels before 5.14 fault the pages in as before.
+  // outputs are up to GBs). Advice only: kernels before 5.14 fault the pages in as before.
   void Prefault(bool write, size_t bytes) const {
     constexpr int kPopulateRead = 22, kPopulateWrite = 23;  // MADV_POPULATE_*, not in every libc's headers
     if (data_) (void)::madvise(data_, std::min(bytes, bytes_), write ? kPopulateWrite : kPopulateRead);
@@ -86,6 +125,7 @@ class SharedRegion {
 
  private:
   size_t bytes_;
+  int fd_ = -1;
   void* data_ = nullptr;
 };
 
@@ -124,6 +164,15 @@ RegionPool& Regions() {
   return pool;
 }
 
+// A region taken from the pool for one job, given back when done.
+struct PooledRegion {
+  explicit PooledRegion(size_t bytes) : region(Regions().Take(bytes)) {}
+  ~PooledRegion() { Regions().GiveBack(std::move(region)); }
+  PooledRegion(const PooledRegion&) = delete;
+  PooledRegion& operator=(const PooledRegion&) = delete;
+  std::unique_ptr<SharedRegion> region;
+};
+
 // Waits for `pid` up to `seconds`, then kills it; the wait status, or nullopt after a kill.
 std::optional<int> WaitWithDeadline(pid_t pid, double seconds) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -143,63 +192,60 @@ std::optional<int> WaitWithDeadline(pid_t pid, double seconds) {
   }
 }
 
-// The case's buffers and scalars as the ABI takes them; `outputs` points into shared memory.
-struct ReferenceCall {
-  std::vector<HostBytes> inputs;
-  std::vector<const void*> input_ptrs;
-  std::vector<int64_t> input_counts, output_counts, scalars;
-  std::vector<double> reals;
-  std::vector<double*> output_ptrs, bound_ptrs;
-  size_t output_values = 0;  // over every checked buffer
-
-  JudgeReferenceArgs Args() const {
-    return JudgeReferenceArgs{int32_t(inputs.size()),
-                              input_ptrs.data(),
-                              input_counts.data(),
-                              int32_t(output_counts.size()),
-                              output_ptrs.data(),
-                              output_counts.data(),
-                              int32_t(scalars.size()),
-                              scalars.data(),
-                              int32_t(reals.size()),
-                              reals.data(),
-                              bound_ptrs.empty() ? nullptr : bound_ptrs.data()};
+// One job as the judge lays it out: the header (filled here), then each part at an aligned
+// offset; Place() says where the next part of `bytes` goes.
+struct JobLayout {
+  ReferenceJobHeader header;
+  uint64_t size = ReferenceJobAlignUp(sizeof(ReferenceJobHeader));
+  uint64_t Place(uint64_t bytes) {
+    const uint64_t at = size;
+    size = ReferenceJobAlignUp(size + bytes);
+    return at;
   }
 };
 
-Expected<ReferenceCall> Prepare(const Problem& problem, const Case& c) {
-  ReferenceCall call;
+// The case's inputs (made on the judge's threads) and scalars, laid out; outputs and bounds are
+// placed by the caller.
+struct PreparedJob {
+  JobLayout layout;
+  std::vector<HostBytes> inputs;
+  size_t output_values = 0;  // over every checked buffer
+};
+
+Expected<PreparedJob> Prepare(const Problem& problem, const Case& c) {
+  PreparedJob job;
+  ReferenceJobHeader& h = job.layout.header;
   for (const Param& p : problem.params) {
-    if (p.IsIntScalar()) call.scalars.push_back(c.scalars.at(p.name));
-    if (p.IsRealScalar()) call.reals.push_back(c.real_scalars.at(p.name));
+    if (p.IsIntScalar()) {
+      if (h.num_scalars == kReferenceJobMaxScalars)
+        return MakeError(ErrorCode::kInternal, "too many int scalars for the reference");
+      h.scalars[h.num_scalars++] = c.scalars.at(p.name);
+    }
+    if (p.IsRealScalar()) {
+      if (h.num_reals == kReferenceJobMaxScalars)
+        return MakeError(ErrorCode::kInternal, "too many float scalars for the reference");
+      h.reals[h.num_reals++] = c.real_scalars.at(p.name);
+    }
     if (!p.is_buffer) continue;
     auto count = problem.ElementCount(p, c.scalars);
     if (!count) return count.error();
     if (p.HoldsInputData()) {
-      call.inputs.push_back(MaterializeInput(c.inputs.at(p.name), p.dtype, *count));
-      call.input_counts.push_back(*count);
+      if (h.num_inputs == kReferenceJobMaxBuffers)
+        return MakeError(ErrorCode::kInternal, "too many inputs for the reference");
+      job.inputs.push_back(MaterializeInput(c.inputs.at(p.name), p.dtype, *count));
+      h.input_counts[h.num_inputs] = *count;
+      h.input_bytes[h.num_inputs] = job.inputs.back().size();
+      h.input_offsets[h.num_inputs] = job.layout.Place(job.inputs.back().size());
+      ++h.num_inputs;
     }
     if (p.IsChecked()) {
-      call.output_counts.push_back(*count);
-      call.output_values += size_t(*count);
+      if (h.num_outputs == kReferenceJobMaxBuffers)
+        return MakeError(ErrorCode::kInternal, "too many outputs for the reference");
+      h.output_counts[h.num_outputs++] = *count;
+      job.output_values += size_t(*count);
     }
   }
-  for (const auto& in : call.inputs) call.input_ptrs.push_back(in.data());
-  return call;
-}
-
-// Points the call's outputs (and bounds, when the check takes them) at `shared`, one after another.
-void PlaceOutputs(ReferenceCall& call, double* shared, bool with_bounds) {
-  size_t offset = 0;
-  for (int64_t n : call.output_counts) {
-    call.output_ptrs.push_back(shared + offset);
-    offset += size_t(n);
-  }
-  if (!with_bounds) return;
-  for (int64_t n : call.output_counts) {
-    call.bound_ptrs.push_back(shared + offset);
-    offset += size_t(n);
-  }
+  return job;
 }
 
 }  // namespace
@@ -217,20 +263,34 @@ ExpectedOutputs CopyOf(const ExpectedOutputs& outputs) {
   return copy;
 }
 
-Expected<int> Reference::InChild(const Case& c, const std::function<int()>& call) const {
+Status Reference::RunJob(const Case& c, int job_fd, const ReferenceJobHeader* job) const {
   const std::string where = "the problem's reference " + name_ + " ";
   const std::string whose = " on case " + c.name + ": a bug in the problem, not in the submission";
-  SharedRegion rc(sizeof(int));
-  if (!rc.ok())
-    return MakeError(ErrorCode::kInternal, "cannot map memory for the reference: " + std::string(std::strerror(errno)));
-  // The child only calls the reference and exits: no locks of the judge's other threads are taken.
-  pid_t pid = ::fork();
-  if (pid < 0)
-    return MakeError(ErrorCode::kInternal, "cannot fork for the reference: " + std::string(std::strerror(errno)));
-  if (pid == 0) {
-    *rc.as<int>() = call();
-    _exit(0);
-  }
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  ::posix_spawn_file_actions_init(&actions);
+  ::posix_spawnattr_init(&attributes);
+  ::posix_spawn_file_actions_adddup2(&actions, job_fd, 3);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+  ::posix_spawn_file_actions_addclosefrom_np(&actions, 4);  // nothing else of the judge's
+#endif
+  // The judge's signal mask and handlers are not the reference's.
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  ::posix_spawnattr_setsigmask(&attributes, &none);
+  ::posix_spawnattr_setsigdefault(&attributes, &all);
+  ::posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  const std::string parent = std::to_string(::getpid());
+  char* argv[] = {const_cast<char*>(program_.c_str()), const_cast<char*>(library_.c_str()),
+                  const_cast<char*>(parent.c_str()), nullptr};
+  pid_t pid = -1;
+  const int spawned = ::posix_spawn(&pid, program_.c_str(), &actions, &attributes, argv, environ);
+  ::posix_spawn_file_actions_destroy(&actions);
+  ::posix_spawnattr_destroy(&attributes);
+  if (spawned != 0)
+    return MakeError(ErrorCode::kInternal,
+                     "cannot start " + program_ + " for the reference: " + std::strerror(spawned));
   auto status = WaitWithDeadline(pid, limit_seconds_);
   if (!status)
     return MakeError(ErrorCode::kInternal,
@@ -238,42 +298,53 @@ Expected<int> Reference::InChild(const Case& c, const std::function<int()>& call
   if (WIFSIGNALED(*status))
     return MakeError(ErrorCode::kInternal,
                      where + "crashed (killed by " + DescribeSignal(WTERMSIG(*status)) + ")" + whose);
-  if (WEXITSTATUS(*status) != 0)  // exit() inside the reference
-    return MakeError(ErrorCode::kInternal, where + "exited with code " + std::to_string(WEXITSTATUS(*status)) + whose);
-  return *rc.as<int>();
+  if (WEXITSTATUS(*status) == kReferenceJobSetupFailed && !job->done)
+    return MakeError(ErrorCode::kInternal, "judge-reference could not run " + name_ + " on case " + c.name + ": " +
+                                               std::string(job->error, strnlen(job->error, sizeof job->error)));
+  if (WEXITSTATUS(*status) != 0 || !job->done)  // exit() inside the reference
+    return MakeError(ErrorCode::kInternal,
+                     where + "exited with code " + std::to_string(WEXITSTATUS(*status)) + " before returning" + whose);
+  return Status::Ok();
 }
 
 Expected<ExpectedOutputs> Reference::Compute(const Problem& problem, const Case& c) const {
-  auto call = Prepare(problem, c);
-  if (!call) return call.error();
-  const bool with_bounds = problem.check.kind == CheckKind::kTolerance && problem.check.reference_bound;
-  const size_t bytes = call->output_values * (with_bounds ? 2 : 1) * sizeof(double);
-  std::unique_ptr<SharedRegion> region = Regions().Take(bytes);
-  struct Return {
-    std::unique_ptr<SharedRegion>& region;
-    ~Return() { Regions().GiveBack(std::move(region)); }
-  } give_back{region};
-  const SharedRegion& shared = *region;
+  auto prepared = Prepare(problem, c);
+  if (!prepared) return prepared.error();
+  JobLayout& layout = prepared->layout;
+  ReferenceJobHeader& h = layout.header;
+  h.kind = ReferenceJobKind::kReference;
+  h.with_bounds = problem.check.kind == CheckKind::kTolerance && problem.check.reference_bound;
+  for (int i = 0; i < h.num_outputs; ++i)
+    h.output_offsets[i] = layout.Place(uint64_t(h.output_counts[i]) * sizeof(double));
+  if (h.with_bounds)
+    for (int i = 0; i < h.num_outputs; ++i)
+      h.bound_offsets[i] = layout.Place(uint64_t(h.output_counts[i]) * sizeof(double));
+  PooledRegion pooled(layout.size);
+  const SharedRegion& shared = *pooled.region;
   if (!shared.ok())
     return MakeError(ErrorCode::kInternal,
-                     "cannot map memory for the reference's outputs: " + std::string(std::strerror(errno)));
-  PlaceOutputs(*call, shared.as<double>(), with_bounds);
-  JudgeReferenceArgs args = call->Args();
-  auto rc = InChild(c, [&] {
-    shared.Prefault(/*write=*/true, bytes);
-    return fn_(&args);
-  });
-  if (!rc) return rc.error();
-  shared.Prefault(/*write=*/false, bytes);
-  if (*rc != 0)
+                     "cannot map memory for the reference's job: " + std::string(std::strerror(errno)));
+  h.bytes = shared.bytes();
+  shared.Prefault(/*write=*/true, layout.size);
+  std::memcpy(shared.job(), &h, sizeof h);
+  for (int i = 0; i < h.num_inputs; ++i)
+    ParallelCopy(shared.bytes_at(h.input_offsets[i]), prepared->inputs[size_t(i)].data(), h.input_bytes[i]);
+  std::vector<HostBytes>().swap(prepared->inputs);
+  JUDGE_TRY(RunJob(c, shared.fd(), shared.job()));
+  const ReferenceJobHeader* done = shared.job();
+  if (done->rc != 0)
     return MakeError(ErrorCode::kInternal, "the problem's reference " + name_ + " failed (returned " +
-                                               std::to_string(*rc) + ") on case " + c.name +
+                                               std::to_string(done->rc) + ") on case " + c.name +
                                                ": a bug in the problem, not in the submission");
+  // Read from the judge's header, not the child's: the offsets are the judge's own.
+  auto values = [&](uint64_t offset, int i) {
+    return CopyValues(reinterpret_cast<const double*>(shared.bytes_at(offset)), size_t(h.output_counts[i]));
+  };
   ExpectedOutputs out;
-  for (size_t i = 0; i < call->output_ptrs.size(); ++i)
-    out.values.push_back(CopyValues(call->output_ptrs[i], size_t(call->output_counts[i])));
-  for (size_t i = 0; i < call->bound_ptrs.size(); ++i) {
-    out.bounds.push_back(CopyValues(call->bound_ptrs[i], size_t(call->output_counts[i])));
+  for (int i = 0; i < h.num_outputs; ++i) out.values.push_back(values(h.output_offsets[i], i));
+  if (!h.with_bounds) return out;
+  for (int i = 0; i < h.num_outputs; ++i) {
+    out.bounds.push_back(values(h.bound_offsets[i], i));
     for (double b : out.bounds.back())
       if (!(b >= 0) || !std::isfinite(b))
         return MakeError(ErrorCode::kInternal, "the problem's reference " + name_ + " wrote a bound of " +
@@ -285,48 +356,61 @@ Expected<ExpectedOutputs> Reference::Compute(const Problem& problem, const Case&
 
 Expected<CheckResult> Reference::Check(const Problem& problem, const Case& c, const ExpectedOutputs& expected,
                                        const std::string& got) const {
-  if (!check_fn_) return MakeError(ErrorCode::kInternal, name_ + " has no judge_check");
-  auto call = Prepare(problem, c);
-  if (!call) return call.error();
-  // The expected values are the ABI's outputs: copied once into memory the child reads.
-  std::vector<double*> expected_ptrs;
-  for (const auto& v : expected.values) expected_ptrs.push_back(const_cast<double*>(v.data()));
-  call->output_ptrs = expected_ptrs;
-  std::vector<const void*> got_ptrs;
+  if (!has_check_) return MakeError(ErrorCode::kInternal, name_ + " has no judge_check");
+  auto prepared = Prepare(problem, c);
+  if (!prepared) return prepared.error();
+  JobLayout& layout = prepared->layout;
+  ReferenceJobHeader& h = layout.header;
+  h.kind = ReferenceJobKind::kCheck;
+  if (expected.values.size() != size_t(h.num_outputs))
+    return MakeError(ErrorCode::kInternal, "the checker got " + std::to_string(expected.values.size()) +
+                                               " expected outputs for the problem's " + std::to_string(h.num_outputs));
+  // The expected values are the ABI's outputs; the submission's outputs follow, each in its dtype.
   size_t offset = 0;
+  int index = 0;
   for (const Param& p : problem.params) {
     if (!p.IsChecked()) continue;
-    got_ptrs.push_back(got.data() + offset);
-    offset += size_t(problem.ElementCount(p, c.scalars).value()) * DTypeSize(p.dtype);
+    h.output_offsets[index] = layout.Place(expected.values[size_t(index)].size() * sizeof(double));
+    h.got_bytes[index] = uint64_t(problem.ElementCount(p, c.scalars).value()) * DTypeSize(p.dtype);
+    h.got_offsets[index] = layout.Place(h.got_bytes[index]);
+    offset += h.got_bytes[index];
+    ++index;
   }
   if (offset != got.size())
     return MakeError(ErrorCode::kInternal, "the outputs to check hold " + std::to_string(got.size()) +
                                                " bytes, the problem's " + std::to_string(offset));
-  JudgeReferenceArgs args = call->Args();
-  SharedRegion shared(sizeof(JudgeCheckArgs));
+  PooledRegion pooled(layout.size);
+  const SharedRegion& shared = *pooled.region;
   if (!shared.ok())
     return MakeError(ErrorCode::kInternal, "cannot map memory for the checker: " + std::string(std::strerror(errno)));
-  JudgeCheckArgs* check = new (shared.as<void>()) JudgeCheckArgs{};
-  check->problem = &args;
-  check->got = got_ptrs.data();
-  check->worst_index = -1;
-  auto rc = InChild(c, [&] { return check_fn_(check); });
-  if (!rc) return rc.error();
-  if (*rc < 0)
+  h.bytes = shared.bytes();
+  shared.Prefault(/*write=*/true, layout.size);
+  std::memcpy(shared.job(), &h, sizeof h);
+  for (int i = 0; i < h.num_inputs; ++i)
+    ParallelCopy(shared.bytes_at(h.input_offsets[i]), prepared->inputs[size_t(i)].data(), h.input_bytes[i]);
+  offset = 0;
+  for (int i = 0; i < h.num_outputs; ++i) {
+    const ExpectedValues& v = expected.values[size_t(i)];
+    ParallelCopy(shared.bytes_at(h.output_offsets[i]), v.data(), v.size() * sizeof(double));
+    ParallelCopy(shared.bytes_at(h.got_offsets[i]), got.data() + offset, h.got_bytes[i]);
+    offset += h.got_bytes[i];
+  }
+  JUDGE_TRY(RunJob(c, shared.fd(), shared.job()));
+  const ReferenceJobHeader* done = shared.job();
+  if (done->rc < 0)
     return MakeError(ErrorCode::kInternal, "the problem's checker " + name_ + " failed (returned " +
-                                               std::to_string(*rc) + ") on case " + c.name);
-  check->message[sizeof check->message - 1] = '\0';
+                                               std::to_string(done->rc) + ") on case " + c.name);
   CheckResult r;
   r.custom = true;
-  r.passed = *rc == 1;
-  r.elements = int64_t(call->output_values);
+  r.passed = done->rc == 1;
+  r.elements = int64_t(prepared->output_values);
   r.mismatches = r.passed ? 0 : 1;
-  r.worst_output = check->worst_output;
-  r.worst_index = check->worst_index;
-  r.expected = check->expected_value;
-  r.got = check->got_value;
-  r.tolerance_used = r.passed ? std::max(0.0, check->tolerance_used) : std::max(1.0, check->tolerance_used);
-  r.message = check->message;
+  r.worst_output = done->worst_output;
+  r.worst_index = done->worst_index;
+  r.expected = done->expected_value;
+  r.got = done->got_value;
+  r.tolerance_used = r.passed ? std::max(0.0, done->tolerance_used) : std::max(1.0, done->tolerance_used);
+  r.message = std::string(done->message, strnlen(done->message, sizeof done->message));
   return r;
 }
 

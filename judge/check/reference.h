@@ -2,9 +2,10 @@
 #pragma once
 // The problem's reference (problems/<name>/reference.cc), compiled with the host compiler through
 // the compile cache (outside the compile sandbox: it is trusted problem code). A problem author's
-// bug must not take the judge down with it, though: each call runs in a forked child that writes
-// the expected values into shared memory, so a crash or a hang is an IE that names the reference,
-// and the judge carries on.
+// bug must not take the judge down with it, though: each call runs in a child process,
+// `judge-reference` (check/reference_job.h says why not a fork of the judge), which reads the
+// inputs from and writes the expected values into memory shared with the judge, so a crash or a
+// hang is an IE that names the reference, and the judge carries on.
 #include <functional>
 #include <string>
 #include <vector>
@@ -33,6 +34,12 @@ ExpectedOutputs CopyOf(const ExpectedOutputs& outputs);
 // check-problem` measures that precision against (problems/reference_abi.h, judge_real).
 enum class ReferencePrecision { kDouble, kLongDouble };
 
+struct ReferenceJobHeader;
+
+// Where judge-reference is: $JUDGE_REFERENCE_PROGRAM, else beside this program, else the build
+// tree's; "" when none is there.
+std::string ReferenceProgram();
+
 class Reference {
  public:
   // Builds (or finds in the cache) and loads the reference of `problem`.
@@ -46,13 +53,12 @@ class Reference {
   const std::string& name() const { return name_; }
 
  private:
-  using Fn = int (*)(const void*);
-  using CheckFn = int (*)(void*);
-  // Runs `call` in a forked child (which writes its results into memory the caller shared with it)
-  // and returns its result code. Errors name the reference and the case.
-  Expected<int> InChild(const Case& c, const std::function<int()>& call) const;
-  Fn fn_ = nullptr;
-  CheckFn check_fn_ = nullptr;
+  // Runs judge-reference on the job in the memfd `job_fd` (mapped here at `job`) and waits for it.
+  // Errors name the reference and the case.
+  Status RunJob(const Case& c, int job_fd, const ReferenceJobHeader* job) const;
+  std::string library_;  // the built reference
+  std::string program_;  // judge-reference
+  bool has_check_ = false;
   std::string name_;  // "problems/reduction/reference.cc", for messages
   double limit_seconds_ = 120;
 };

@@ -73,6 +73,77 @@ TEST(Reference, SumsInDoubleAndRoundsToFloat) {
   EXPECT_EQ(ref->Compute(p, ones).value().values[0][0], 20000000.0);
 }
 
+// A problem like the reduction whose reference is `source`, in a folder of its own.
+Problem ProblemWithReference(const std::string& name, const std::string& source) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("judge-reference-" + std::to_string(::getpid()));
+  fs::create_directories(root / name);
+  fs::copy_file(kProblems + "/reference_abi.h", root / "reference_abi.h", fs::copy_options::overwrite_existing);
+  std::string json = ReadFile(kProblems + "/reduction/problem.json", 1 << 20).value();
+  for (size_t at; (at = json.find("\"reduction\"")) != std::string::npos;) json.replace(at, 11, "\"" + name + "\"");
+  EXPECT_TRUE(WriteFileAtomic((root / name / "problem.json").string(), json).ok());
+  EXPECT_TRUE(WriteFileAtomic((root / name / "reference.cc").string(), source).ok());
+  return LoadProblem(root.string(), name).value();
+}
+
+Case SmallCase() {
+  Case c;
+  c.name = "small";
+  c.scalars = {{"N", 3}};
+  c.inputs["input"].values = std::vector<double>{1, 2, 3};
+  return c;
+}
+
+// The reference runs in judge-reference, started for the call: not in the judge, nor in a fork of
+// it (which would copy the judge's page tables and stall its other threads).
+TEST(Reference, RunsInItsOwnProgram) {
+  Problem p = ProblemWithReference("where", R"(#include <unistd.h>
+#include <cstring>
+#include "../reference_abi.h"
+extern "C" int judge_reference(const JudgeReferenceArgs* args) {
+  char exe[4096] = {};
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  const char* name = n > 0 ? strrchr(exe, '/') : nullptr;
+  args->outputs[0][0] = name && strcmp(name, "/judge-reference") == 0 ? 1 : -1;
+  return 0;
+})");
+  CompileCache cache("");
+  auto ref = Reference::Load(p, cache);
+  ASSERT_TRUE(ref.ok()) << ref.error().message;
+  auto out = ref->Compute(p, SmallCase());
+  ASSERT_TRUE(out.ok()) << out.error().message;
+  EXPECT_EQ(out->values[0][0], 1.0);
+  std::filesystem::remove_all(std::filesystem::path(p.dir).parent_path());
+}
+
+TEST(Reference, AnExitInsideTheReferenceIsTheProblemsBugNamedAsSuch) {
+  Problem p = ProblemWithReference("exits", R"(#include <cstdlib>
+#include "../reference_abi.h"
+extern "C" int judge_reference(const JudgeReferenceArgs*) { std::exit(0); })");
+  CompileCache cache("");
+  auto ref = Reference::Load(p, cache);
+  ASSERT_TRUE(ref.ok()) << ref.error().message;
+  auto out = ref->Compute(p, SmallCase());
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.error().code, ErrorCode::kInternal);
+  EXPECT_NE(out.error().message.find("exited with code 0 before returning on case small"), std::string::npos)
+      << out.error().message;
+  EXPECT_NE(out.error().message.find("not in the submission"), std::string::npos);
+  std::filesystem::remove_all(std::filesystem::path(p.dir).parent_path());
+}
+
+TEST(Reference, AMissingProgramSaysWhichAndWhereItIsLookedFor) {
+  auto p = LoadProblem(kProblems, "reduction").value();
+  CompileCache cache("");
+  ::setenv("JUDGE_REFERENCE_PROGRAM", "/nonexistent/judge-reference", 1);
+  auto ref = Reference::Load(p, cache);
+  ASSERT_TRUE(ref.ok()) << ref.error().message;
+  auto out = ref->Compute(p, SmallCase());
+  ::unsetenv("JUDGE_REFERENCE_PROGRAM");
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.error().message.find("cannot start /nonexistent/judge-reference"), std::string::npos)
+      << out.error().message;
+}
 }  // namespace
 }  // namespace judge
 
