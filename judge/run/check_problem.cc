@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <thread>
 
 #include "judge/build/compile_cache.h"
 #include "judge/check/reference.h"
@@ -17,6 +18,7 @@
 #include "judge/run/ladder.h"
 #include "judge/testcase/generate.h"
 #include "judge/util/fs.h"
+#include "judge/util/parallel.h"
 
 namespace judge {
 namespace fs = std::filesystem;
@@ -85,10 +87,20 @@ ProblemCheckLine Sizes(const Problem& p, const std::vector<Case>& cases) {
 // counter arithmetic the device runs (or the parallel generator again, for the normal
 // distribution, which stays on the host): the same bytes, or the generator depends on more than
 // its seed and the element's index.
+// Cases checked at once by the generator and reference checks: each already spreads its large
+// passes over the cores, and the reference itself runs on one, so a few cases side by side fill
+// the machine without holding more than a few cases' inputs and expected values.
+unsigned CasesAtOnce() { return std::clamp(std::thread::hardware_concurrency() / 4, 1u, 4u); }
+
 ProblemCheckLine Generators(const Problem& p, const std::vector<Case>& cases) {
   ProblemCheckLine line{"generators", true, ""};
-  int compared = 0;
-  for (const auto& c : cases) {
+  struct Outcome {
+    int compared = 0;
+    std::string differs;  // the first input whose two makings differ
+  };
+  std::vector<Outcome> outcomes(cases.size());
+  ParallelFor(cases.size(), CasesAtOnce(), [&](size_t k) {
+    const Case& c = cases[k];
     for (const Param& param : p.params) {
       if (!param.HoldsInputData() || !c.inputs.at(param.name).generate) continue;
       const InputSpec& spec = c.inputs.at(param.name);
@@ -108,12 +120,20 @@ ProblemCheckLine Generators(const Problem& p, const std::vector<Case>& cases) {
         HostBytes b = MaterializeInput(spec, param.dtype, n);
         again = HostChecksum(b.data(), b.size());
       }
-      ++compared;
+      ++outcomes[k].compared;
       if (HostChecksum(a.data(), a.size()) != again) {
-        line.ok = false;
-        line.detail = "case " + c.name + ", input " + param.name + ": two makings of the same generator differ";
-        return line;
+        outcomes[k].differs = "case " + c.name + ", input " + param.name + ": two makings of the same generator differ";
+        return;
       }
+    }
+  });
+  int compared = 0;
+  for (const Outcome& o : outcomes) {
+    compared += o.compared;
+    if (!o.differs.empty()) {
+      line.ok = false;
+      line.detail = o.differs;
+      return line;
     }
   }
   line.detail = std::to_string(compared) + " generated inputs made twice (host threads, and the device's arithmetic " +
@@ -153,25 +173,41 @@ ProblemCheckLine References(const Problem& p, const std::vector<Case>& cases, co
     line.detail = "the long double build: " + precise.error().message;
     return line;
   }
-  double worst = 0;
-  std::string worst_case;
-  int checked = 0;
-  for (const auto& c : cases) {
-    if (!Checked(c)) continue;
+  struct Outcome {
+    bool checked = false;
+    std::string failed;  // why the reference fails this check on the case
+    double share = 0;
+  };
+  std::vector<Outcome> outcomes(cases.size());
+  ParallelFor(cases.size(), CasesAtOnce(), [&](size_t k) {
+    const Case& c = cases[k];
+    if (!Checked(c)) return;
     auto first = plain->Compute(p, c), second = plain->Compute(p, c), ld = precise->Compute(p, c);
     for (const auto* r : {&first, &second, &ld})
       if (!*r) {
-        line.detail = r->error().message;
-        return line;
+        outcomes[k].failed = r->error().message;
+        return;
       }
     if (first->values != second->values || first->bounds != second->bounds) {
-      line.detail = "case " + c.name + ": two runs of the reference on the same inputs differ";
+      outcomes[k].failed = "case " + c.name + ": two runs of the reference on the same inputs differ";
+      return;
+    }
+    outcomes[k] = {true, "", WorstShare(p, *first, *ld)};
+  });
+  double worst = 0;
+  std::string worst_case;
+  int checked = 0;
+  for (size_t k = 0; k < cases.size(); ++k) {
+    const Outcome& o = outcomes[k];
+    if (!o.failed.empty()) {
+      line.detail = o.failed;
       return line;
     }
+    if (!o.checked) continue;
     ++checked;
-    if (double share = WorstShare(p, *first, *ld); share >= worst) {
-      worst = share;
-      worst_case = c.name;
+    if (o.share >= worst) {
+      worst = o.share;
+      worst_case = cases[k].name;
     }
   }
   char buf[200];

@@ -6,6 +6,7 @@
 // back in index order, so a caller that merges them in that order gets the bits a single pass
 // would give.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <thread>
@@ -36,6 +37,22 @@ void ParallelChunks(int64_t count, F part) {
     if (b < e) pool.emplace_back([&part, c, b, e] { part(c, b, e); });
   }
   if (count > 0) part(0u, int64_t(0), std::min<int64_t>(count, per));
+  for (auto& t : pool) t.join();
+}
+
+// Runs task(i) for every i in [0, count) on up to `workers` threads (the calling thread one of
+// them), each taking the next index when done; returns when all are done. For independent tasks
+// whose results the caller keeps by index and merges in index order, so the outcome is the one a
+// loop would give.
+template <typename F>
+void ParallelFor(size_t count, unsigned workers, F task) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < count;) task(i);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned w = 1; w < std::min<size_t>(std::max(workers, 1u), count); ++w) pool.emplace_back(work);
+  work();
   for (auto& t : pool) t.join();
 }
 

@@ -10,9 +10,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
+#include <set>
+#include <thread>
 
 #include "judge/util/fs.h"
 #include "judge/util/json_fields.h"
+#include "judge/util/parallel.h"
 #include "judge/util/sha256.h"
 #include "judge/util/size_expr.h"
 #include "judge/util/subprocess.h"
@@ -220,6 +224,25 @@ TEST(StartSharingMemory, TheCallersSignalHandlersDoNotRunInTheChild) {
   ASSERT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGUSR1);
   EXPECT_EQ(g_handled, 0);
+}
+
+// Every index once, each result where a loop would put it, on more than the calling thread.
+TEST(ParallelFor, RunsEveryIndexOnceOnSeveralThreads) {
+  std::vector<int> out(40, -1);
+  std::mutex mutex;
+  std::set<std::thread::id> threads;
+  ParallelFor(out.size(), 4, [&](size_t i) {
+    out[i] = out[i] == -1 ? int(i * i) : -2;  // -2: run twice
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    std::lock_guard lock(mutex);
+    threads.insert(std::this_thread::get_id());
+  });
+  for (size_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i], int(i * i));
+  EXPECT_GT(threads.size(), 1u);
+  EXPECT_LE(threads.size(), 4u);
+  int runs = 0;
+  ParallelFor(0, 4, [&](size_t) { ++runs; });
+  EXPECT_EQ(runs, 0);
 }
 
 TEST(Fs, AtomicWriteLeavesNoTemporaries) {
