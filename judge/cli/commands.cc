@@ -175,7 +175,7 @@ void AddLadderOptions(cxxopts::Options& opts) {
   opts.add_options()("cases", "cases to run: names or kinds, or all (default: the performance cases)",
                      cxxopts::value<std::string>()->default_value("performance"))(
       "markdown", "also write the table as Markdown to this file", cxxopts::value<std::string>());
-  AddSideBySideOption(opts, "1");
+  AddSideBySideOption(opts);
 }
 
 Expected<int> LadderCommand(const Invocation& in) {
@@ -353,7 +353,7 @@ void AddCheckProblemOptions(cxxopts::Options& opts) {
       "check only these samples (comma-separated names, e.g. 03_tile64,90_square_only): the author's loop "
       "while writing one; the result then says it is not a full check",
       cxxopts::value<std::string>())("q,quiet", "no progress on stderr");
-  AddSideBySideOption(opts, "1");
+  AddSideBySideOption(opts);
 }
 
 Expected<int> CheckProblemCommand(const Invocation& in) {

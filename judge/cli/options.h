@@ -19,9 +19,9 @@ void AddMeasureOptions(cxxopts::Options& opts);
 void AddJudgingOptions(cxxopts::Options& opts);
 void AddPointsOption(cxxopts::Options& opts);
 void AddStrictOption(cxxopts::Options& opts);
-// --side-by-side N: submissions judged at a time by ladder and check-problem (0: as many as the
-// machine holds), with `fallback` as the default.
-void AddSideBySideOption(cxxopts::Options& opts, const std::string& fallback);
+// --side-by-side N: submissions judged at a time by ladder and check-problem (0, the default: as
+// many as the machine holds).
+void AddSideBySideOption(cxxopts::Options& opts);
 Expected<int> ReadSideBySide(const cxxopts::ParseResult& args);
 
 // The problem `sources` are for: --problem, else the `// problem:` line of the first of them that
