@@ -248,6 +248,22 @@ Expected<PreparedJob> Prepare(const Problem& problem, const Case& c) {
   return job;
 }
 
+// Writes the job's header and inputs into the region `pooled` took for it; the inputs' host copies
+// are freed.
+Status Stage(PreparedJob& job, const PooledRegion& pooled, const std::string& what) {
+  const SharedRegion& shared = *pooled.region;
+  if (!shared.ok())
+    return MakeError(ErrorCode::kInternal, "cannot map memory for " + what + ": " + std::string(std::strerror(errno)));
+  ReferenceJobHeader& h = job.layout.header;
+  h.bytes = shared.bytes();
+  shared.Prefault(/*write=*/true, job.layout.size);
+  std::memcpy(shared.job(), &h, sizeof h);
+  for (int i = 0; i < h.num_inputs; ++i)
+    ParallelCopy(shared.bytes_at(h.input_offsets[i]), job.inputs[size_t(i)].data(), h.input_bytes[i]);
+  std::vector<HostBytes>().swap(job.inputs);
+  return Status::Ok();
+}
+
 }  // namespace
 
 ExpectedValues CopyValues(const double* from, size_t count) {
@@ -320,16 +336,8 @@ Expected<ExpectedOutputs> Reference::Compute(const Problem& problem, const Case&
     for (int i = 0; i < h.num_outputs; ++i)
       h.bound_offsets[i] = layout.Place(uint64_t(h.output_counts[i]) * sizeof(double));
   PooledRegion pooled(layout.size);
+  JUDGE_TRY(Stage(*prepared, pooled, "the reference's job"));
   const SharedRegion& shared = *pooled.region;
-  if (!shared.ok())
-    return MakeError(ErrorCode::kInternal,
-                     "cannot map memory for the reference's job: " + std::string(std::strerror(errno)));
-  h.bytes = shared.bytes();
-  shared.Prefault(/*write=*/true, layout.size);
-  std::memcpy(shared.job(), &h, sizeof h);
-  for (int i = 0; i < h.num_inputs; ++i)
-    ParallelCopy(shared.bytes_at(h.input_offsets[i]), prepared->inputs[size_t(i)].data(), h.input_bytes[i]);
-  std::vector<HostBytes>().swap(prepared->inputs);
   JUDGE_TRY(RunJob(c, shared.fd(), shared.job()));
   const ReferenceJobHeader* done = shared.job();
   if (done->rc != 0)
@@ -380,14 +388,8 @@ Expected<CheckResult> Reference::Check(const Problem& problem, const Case& c, co
     return MakeError(ErrorCode::kInternal, "the outputs to check hold " + std::to_string(got.size()) +
                                                " bytes, the problem's " + std::to_string(offset));
   PooledRegion pooled(layout.size);
+  JUDGE_TRY(Stage(*prepared, pooled, "the checker"));
   const SharedRegion& shared = *pooled.region;
-  if (!shared.ok())
-    return MakeError(ErrorCode::kInternal, "cannot map memory for the checker: " + std::string(std::strerror(errno)));
-  h.bytes = shared.bytes();
-  shared.Prefault(/*write=*/true, layout.size);
-  std::memcpy(shared.job(), &h, sizeof h);
-  for (int i = 0; i < h.num_inputs; ++i)
-    ParallelCopy(shared.bytes_at(h.input_offsets[i]), prepared->inputs[size_t(i)].data(), h.input_bytes[i]);
   offset = 0;
   for (int i = 0; i < h.num_outputs; ++i) {
     const ExpectedValues& v = expected.values[size_t(i)];

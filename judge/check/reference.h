@@ -6,7 +6,6 @@
 // `judge-reference` (check/reference_job.h says why not a fork of the judge), which reads the
 // inputs from and writes the expected values into memory shared with the judge, so a crash or a
 // hang is an IE that names the reference, and the judge carries on.
-#include <functional>
 #include <string>
 #include <vector>
 
