@@ -272,10 +272,15 @@ Expected<Message> DecodeHeader(MessageKind kind, Frame& frame) {
       return Message(std::move(m));
     }
     case MessageKind::kFetch: {
-      FetchMessage m{Field<int>(h, "call"), Field<bool>(h, "want")};
+      FetchMessage m{Field<int>(h, "call"), std::nullopt};
       if (m.call < 0) return MakeError(ErrorCode::kProtocol, "negative call index");
+      if (h.contains("slot")) {
+        m.slot = Field<int>(h, "slot");
+        if (*m.slot < 0) return MakeError(ErrorCode::kProtocol, "negative slot");
+      }
       return Message(m);
     }
+    case MessageKind::kSendKept: return Message(SendKeptMessage{});
     case MessageKind::kCallOutputs: {
       CallOutputsMessage m{Field<int>(h, "call"), std::move(frame.blob)};
       if (m.call < 0) return MakeError(ErrorCode::kProtocol, "negative call index");
@@ -358,6 +363,7 @@ std::string_view MessageKindName(MessageKind kind) {
     case MessageKind::kFault: return "fault";
     case MessageKind::kCall: return "call";
     case MessageKind::kFetch: return "fetch";
+    case MessageKind::kSendKept: return "send_kept";
     case MessageKind::kCallOutputs: return "call_outputs";
   }
   return "unknown";
@@ -412,8 +418,11 @@ Frame Encode(Message message) {
           return j;
         } else if constexpr (std::is_same_v<T, CallMessage>)
           return {{"call", m.call}, {"seeds", m.seeds}};
-        else if constexpr (std::is_same_v<T, FetchMessage>)
-          return {{"call", m.call}, {"want", m.want}};
+        else if constexpr (std::is_same_v<T, FetchMessage>) {
+          Json j = {{"call", m.call}};
+          if (m.slot) j["slot"] = *m.slot;
+          return j;
+        }
         else if constexpr (std::is_same_v<T, CallOutputsMessage>) {
           f.blob = std::move(m.outputs);
           return {{"call", m.call}};
@@ -430,7 +439,7 @@ Frame Encode(Message message) {
                   {"cause", m.cause == FaultCause::kDeviceMemory ? "device_memory" : "other"},
                   {"message", m.message}};
         else
-          return Json::object();  // CeilingMessage: the type says it all
+          return Json::object();  // CeilingMessage, SendKeptMessage: the type says it all
       },
       message);
   f.header["type"] = std::string(MessageKindName(KindOf(message)));

@@ -7,7 +7,8 @@
 //   load                 sandboxed, then loaded        | fault(load)
 //   case                 progress* then case_done      | fault(setup | solve)
 //   call                 (answers progress(await_call): the seeds of one fresh timed call)
-//   fetch                call_outputs, or nothing      (answers a large fresh call's progress)
+//   fetch                nothing                       (answers a large fresh call's progress)
+//   send_kept            call_outputs per kept slot    (after case_done: the calls fetch kept)
 //   ceiling              ceiling_measured              | fault(setup)
 //   (anything else)                                      fault(protocol)
 // `progress` follows every completed solve() call, so the judge applies the per-call deadline to
@@ -15,8 +16,10 @@
 // inputs are generated from seeds sent only then, and the judge times the call on its own clock,
 // from sending `call` to the `progress` that carries the call's outputs (docs/SECURITY.md). Outputs
 // larger than kSmallOutputBytesPerCall do not travel with every call: that progress carries their
-// digest instead, and the judge answers `fetch`, asking for the outputs of a random draw of calls
-// (off its clock: the digest, made before the clock stopped, holds them to what they were then).
+// digest instead, and the judge answers `fetch`, telling the worker to keep the outputs of a random
+// draw of calls in host memory (off its clock: the digest, made before the clock stopped, holds
+// them to what they were then). They cross the pipe only when the judge asks (`send_kept`), after
+// the timed calls, so the transfer is not in the GPU's exclusive turn (supervise/gpu_turns.h).
 // The worker never receives expected results. A frame from the worker is untrusted (a submission can write to its fd):
 // Decode validates every field before use.
 #include <optional>
@@ -136,6 +139,7 @@ enum class MessageKind {
   kFault,
   kCall,
   kFetch,
+  kSendKept,
   kCallOutputs
 };
 std::string_view MessageKindName(MessageKind kind);  // the wire's "type"
@@ -145,7 +149,8 @@ inline constexpr MessageKind kAllMessageKinds[] = {MessageKind::kInit,     Messa
                                                    MessageKind::kProgress, MessageKind::kCaseDone,
                                                    MessageKind::kCeiling,  MessageKind::kCeilingMeasured,
                                                    MessageKind::kFault,    MessageKind::kCall,
-                                                   MessageKind::kFetch,    MessageKind::kCallOutputs};
+                                                   MessageKind::kFetch,    MessageKind::kSendKept,
+                                                   MessageKind::kCallOutputs};
 
 // Where a worker failed; whose fault that is follows from it (judge/rules/case_verdict.h).
 enum class FaultPhase { kInit, kLoad, kSetup, kSolve, kProtocol };
@@ -186,9 +191,12 @@ struct ProgressMessage {
 };
 struct FetchMessage {  // the judge's answer to a large fresh call's progress
   int call = 0;
-  bool want = false;  // send that call's outputs now (else go on)
+  // Keep that call's outputs in this slot (replacing what it held) until send_kept; none: go on.
+  // Slots are numbered from 0, each new one next to the last.
+  std::optional<int> slot;
 };
-struct CallOutputsMessage {  // the outputs of fresh call `call`, asked for by fetch
+struct SendKeptMessage {};   // send every kept slot's outputs, slot by slot, then forget them
+struct CallOutputsMessage {  // the outputs of fresh call `call`, kept since fetch
   int call = 0;
   std::string outputs;  // the frame's blob
 };
@@ -212,7 +220,7 @@ struct FaultMessage {
 
 using Message = std::variant<InitMessage, DeviceMessage, LoadMessage, SandboxedMessage, LoadedMessage, CaseRequest,
                              ProgressMessage, CaseDoneMessage, CeilingMessage, CeilingMeasuredMessage, FaultMessage,
-                             CallMessage, FetchMessage, CallOutputsMessage>;
+                             CallMessage, FetchMessage, SendKeptMessage, CallOutputsMessage>;
 MessageKind KindOf(const Message& message);
 
 // Takes the message: a blob (outputs of hundreds of MB) is moved into the frame, not copied.

@@ -218,9 +218,11 @@ TEST(Messages, EveryKindRoundTripsWithItsFields) {
   EXPECT_DOUBLE_EQ(c.ceiling.fp32_gflops, 61000);
   pr = RoundTrip<ProgressMessage>(ProgressMessage{ProgressStage::kCall, 9, {}, 0xFEDCBA9876543210ull});
   EXPECT_EQ(pr.digest, 0xFEDCBA9876543210ull);  // a large fresh call's digest, all 64 bits
-  FetchMessage fetch = RoundTrip<FetchMessage>(FetchMessage{5, true});
+  FetchMessage fetch = RoundTrip<FetchMessage>(FetchMessage{5, 3});
   EXPECT_EQ(fetch.call, 5);
-  EXPECT_TRUE(fetch.want);
+  EXPECT_EQ(fetch.slot, 3);
+  EXPECT_FALSE(RoundTrip<FetchMessage>(FetchMessage{6, std::nullopt}).slot.has_value());  // not kept
+  RoundTrip<SendKeptMessage>(SendKeptMessage{});
   CallOutputsMessage outs = RoundTrip<CallOutputsMessage>(CallOutputsMessage{5, std::string(100000, 'x')});
   EXPECT_EQ(outs.outputs.size(), 100000u);
   FaultMessage f = RoundTrip<FaultMessage>(FaultMessage{FaultPhase::kSolve, FaultCause::kDeviceMemory, "oom"});
@@ -301,6 +303,9 @@ TEST(Messages, UnknownTypesPhasesAndCausesAreRejected) {
   f.blob = "xxxx";  // outputs belong to a finished call only
   EXPECT_FALSE(Decode(f).ok());
   f = Encode(CallMessage{-1, {1}});
+  EXPECT_FALSE(Decode(f).ok());
+  f = Encode(FetchMessage{2, 0});
+  f.header["slot"] = -1;
   EXPECT_FALSE(Decode(f).ok());
 }
 

@@ -134,9 +134,12 @@ int FreshCallsToCheck(int fresh_calls, int64_t input_bytes_per_call) {
   return int(std::min<int64_t>(fresh_calls, affordable));
 }
 
-FetchPlan PlanFetches(size_t size, size_t window) {
+FetchPlan PlanFetches(size_t size, size_t window, uint64_t output_bytes_per_call, double host_memory_mb) {
   size = std::max<size_t>(size, 1);
-  return FetchPlan{size, std::max<size_t>(window, 1), std::min<size_t>(2 * size, kFreshCallsCheckedMax)};
+  const double room = kKeptShareOfHostMemory * host_memory_mb * double(1 << 20);
+  const size_t fits = size_t(room / double(std::max<uint64_t>(output_bytes_per_call, 1)));
+  const size_t cap = std::clamp<size_t>(fits, 1, std::min<size_t>(2 * size, kFreshCallsCheckedMax));
+  return FetchPlan{size, std::max<size_t>(window, 1), cap};
 }
 
 std::optional<size_t> FetchSlot(const FetchPlan& plan, size_t ordinal, size_t held, uint64_t draw) {

@@ -75,13 +75,18 @@ using CallChecker = std::function<std::pair<CheckResult, std::string>(int varian
 // policy's min_samples), then size/(j+1), so what the worker saw fetched says nothing about the
 // calls to come (an earlier plan drew exactly `size` calls of the window: once it had seen them,
 // the worker knew the rest were safe). About `size` fetches when a case stops at the window (a
-// plain reservoir fetches size * (1 + ln(calls / size)); a 512 MiB output is a second each on the
-// H200 host); at most `cap` are held, a later one replacing a held one at random. A case that
-// stops before the window (slow calls: nothing to gain by faking) checks fewer, in proportion.
+// plain reservoir fetches size * (1 + ln(calls / size))); at most `cap` are held, a later one
+// replacing a held one at random. A case that stops before the window (slow calls: nothing to gain
+// by faking) checks fewer, in proportion. The worker holds the drawn calls' outputs in host memory
+// until the timed calls are over (a 256 MiB output takes 0.3-0.4 s through the pipe on the H200
+// host, time the GPU would otherwise sit out in the run's exclusive turn), so `cap` also keeps
+// them within kKeptShareOfHostMemory of the worker's host memory limit, which the submission's
+// own allocations share, and a fault past it would be blamed on the submission.
 struct FetchPlan {
   size_t size = 0, window = 1, cap = 1;
 };
-FetchPlan PlanFetches(size_t size, size_t window);
+inline constexpr double kKeptShareOfHostMemory = 0.25;
+FetchPlan PlanFetches(size_t size, size_t window, uint64_t output_bytes_per_call, double host_memory_mb);
 // Fresh call `ordinal` (0-based) has ended with `held` calls held: the slot it takes (== held:
 // one more), or nullopt when it is not fetched. `draw` is a secret number for this call.
 std::optional<size_t> FetchSlot(const FetchPlan& plan, size_t ordinal, size_t held, uint64_t draw);

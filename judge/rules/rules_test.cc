@@ -421,7 +421,7 @@ TEST(JudgeOutputsChecker, AFailingCheckerIsAnInternalError) {
 // Each call's fetch is its own draw: the worker learns nothing of the calls to come from the ones
 // it saw fetched, about `size` of the window are fetched, and at most `cap` are held.
 TEST(FetchPlan, EachCallIsDrawnOnItsOwn) {
-  FetchPlan plan = PlanFetches(3, 30);
+  FetchPlan plan = PlanFetches(3, 30, 64 << 20, 16384);
   EXPECT_EQ(plan.cap, 6u);
   const int runs = 20000;
   std::vector<int> fetched(60, 0);
@@ -447,13 +447,22 @@ TEST(FetchPlan, EachCallIsDrawnOnItsOwn) {
 }
 
 TEST(FetchPlan, AWindowSmallerThanTheDrawFetchesEveryCallOfIt) {
-  FetchPlan plan = PlanFetches(5, 2);
+  FetchPlan plan = PlanFetches(5, 2, 64 << 20, 16384);
   EXPECT_EQ(FetchSlot(plan, 0, 0, 0xffffffffffffffffull), 0u);
   EXPECT_EQ(FetchSlot(plan, 1, 1, 0xffffffffffffffffull), 1u);
   EXPECT_EQ(plan.cap, 10u);
   auto past_cap = FetchSlot(plan, 1, 10, 0xffffffffffffffffull);  // drawn with the cap full:
   ASSERT_TRUE(past_cap.has_value());
   EXPECT_LT(*past_cap, 10u);  // it replaces a held call instead of adding one
+}
+
+// The worker keeps the held calls' outputs until the case ends: within a quarter of its host
+// memory limit, yet always at least one.
+TEST(FetchPlan, HeldOutputsStayWithinAQuarterOfTheWorkersHostMemory) {
+  EXPECT_EQ(PlanFetches(3, 30, uint64_t(256) << 20, 16384).cap, 6u);  // 1.5 GiB of 4 GiB
+  EXPECT_EQ(PlanFetches(3, 30, uint64_t(1) << 30, 16384).cap, 4u);    // the 1 GiB outputs of a 2^28 scan
+  EXPECT_EQ(PlanFetches(3, 30, uint64_t(1) << 30, 2048).cap, 1u);     // a quarter of 2 GiB holds none: one
+  EXPECT_EQ(PlanFetches(32, 30, 1024, 16384).cap, size_t(kFreshCallsCheckedMax));
 }
 
 }  // namespace

@@ -278,7 +278,6 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
   bool ready = false;
   int calls = 0;
   std::optional<Clock::time_point> clock_started;  // the judge's clock, for the fresh call in flight
-  std::vector<size_t> reservoir;                   // large outputs: the fresh calls drawn so far (indices)
   const Limits& limits = problem_.limits;
   const size_t per_call = OutputBytesPerCall(request);
   for (;;) {
@@ -297,7 +296,7 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
         if (!request.fresh_timed_inputs || progress->calls != calls || clock_started)
           return fail(Tampered("a fresh call was asked for out of turn"));
         CallMessage call{calls, FreshSeeds(config_.run_secret, request.name, request_id, calls, request)};
-        out.fresh.push_back(FreshCall{calls, call.seeds, 0, {}});
+        out.fresh.push_back(FreshCall{calls, call.seeds, 0, {}, std::nullopt});
         clock_started = Clock::now();
         if (auto gone = session.Send(call))
           return fail(WorkerEnded(*gone, "before call " + std::to_string(calls + 1), limits, submission_loaded));
@@ -310,8 +309,8 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
         if (per_call > kSmallOutputBytesPerCall) {
           if (!progress->digest || !progress->outputs.empty())
             return fail(Tampered("the worker ended a large fresh call without the digest of its outputs"));
-          if (auto f = MaybeFetch(session, request, request_id, *progress->digest, out.fresh, reservoir))
-            return fail(*f);
+          out.fresh.back().digest = progress->digest;
+          if (auto f = MaybeFetch(session, request, request_id, out.fresh, out.kept)) return fail(*f);
           continue;
         }
         if (progress->outputs.size() != per_call)
@@ -338,51 +337,64 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
 // secret (the worker cannot know which count); what is held at the end is checked by
 // CheckFreshCalls.
 std::optional<Failure> CaseRunner::MaybeFetch(WorkerSession& session, const CaseRequest& request, uint64_t request_id,
-                                              uint64_t digest, std::vector<FreshCall>& fresh,
-                                              std::vector<size_t>& reservoir) {
+                                              std::vector<FreshCall>& fresh, std::vector<size_t>& reservoir) {
   const int call = fresh.back().call;
   const size_t k = fresh.size();
   if (k == 1) {  // the case's first large fresh call: which of the first ones count is drawn now
     const int64_t bytes = InputBytesPerCall(request) + int64_t(OutputBytesPerCall(request));
     fetch_plan_ = PlanFetches(size_t(FreshCallsToCheck(kFreshCallsCheckedMax, bytes)),
-                              size_t(std::max(1, request.timing.min_samples)));
+                              size_t(std::max(1, request.timing.min_samples)), OutputBytesPerCall(request),
+                              problem_.limits.host_memory_mb);
   }
   std::optional<size_t> slot;
   if (!request.noop)  // the calibration's outputs are the empty solve()'s: nothing to check
     slot = FetchSlot(fetch_plan_, k - 1, reservoir.size(),
                      FreshSeed(config_.run_secret, request.name, request_id, call, size_t(-1)));
-  if (auto gone = session.Send(FetchMessage{call, slot.has_value()}))
+  FetchMessage fetch{call, std::nullopt};
+  if (slot) fetch.slot = int(*slot);
+  if (auto gone = session.Send(fetch))
     return WorkerEnded(*gone, "after call " + std::to_string(call + 1), problem_.limits, !request.noop);
   if (!slot) return std::nullopt;
-  auto fetch_start = Clock::now();
-  Heard heard = session.Next(problem_.limits.setup_seconds * config_.time_scale);
-  const std::string which = "the outputs of call " + std::to_string(call + 1);
-  // After solve() returned only the harness copies them: only the submission's code (a thread, GPU
-  // work it left) can hold that up, or make the worker answer with something else.
-  if (!heard.ok())
-    return heard.event.kind == WorkerEvent::Kind::kTimeout
-               ? Failure{Verdict::kTimeLimit, "the worker did not send " + which + " within " +
-                                                  std::to_string(int(problem_.limits.setup_seconds)) +
-                                                  " s of the judge asking (work left running after solve()?)"}
-               : WorkerEnded(heard.event, "sending " + which, problem_.limits, true);
-  if (auto* fault = std::get_if<FaultMessage>(&*heard.message)) return Faulted(*fault, call + 1);
-  auto* got = std::get_if<CallOutputsMessage>(&*heard.message);
-  if (!got || got->call != call) return Tampered("the worker answered a fetch with something else");
-  if (got->outputs.size() != OutputBytesPerCall(request))
-    return Tampered("call " + std::to_string(call + 1) + "'s outputs came with " + std::to_string(got->outputs.size()) +
-                    " bytes, expected " + std::to_string(OutputBytesPerCall(request)));
-  if (DigestOf(request, got->outputs) != digest)
-    return Tampered("call " + std::to_string(call + 1) +
-                    "'s outputs are not what they were when the call ended (their digest differs)");
-  spdlog::debug("{}: call {}'s {} output bytes fetched in {:.3f} s", request.name, call + 1, got->outputs.size(),
-                std::chrono::duration<double>(Clock::now() - fetch_start).count());
-  fresh.back().outputs = std::move(got->outputs);
-  if (*slot < reservoir.size()) {
-    std::string().swap(fresh[reservoir[*slot]].outputs);  // evicted: no longer checked, its memory freed
-    reservoir[*slot] = k - 1;
-  } else {
+  if (*slot < reservoir.size())
+    reservoir[*slot] = k - 1;  // the call held there is no longer checked
+  else
     reservoir.push_back(k - 1);
+  return std::nullopt;
+}
+
+std::optional<Failure> CaseRunner::CollectKept(WorkerSession& session, const CaseRequest& request, Outcome* outcome) {
+  if (outcome->failure || outcome->kept.empty()) return std::nullopt;
+  auto start = Clock::now();
+  std::vector<size_t> kept;
+  kept.swap(outcome->kept);  // collected once, whatever happens
+  if (auto gone = session.Send(SendKeptMessage{}))
+    return WorkerEnded(*gone, "before sending the kept outputs", problem_.limits, true);
+  for (size_t index : kept) {
+    FreshCall& f = outcome->fresh.at(index);
+    const std::string which = "the outputs of call " + std::to_string(f.call + 1);
+    Heard heard = session.Next(problem_.limits.setup_seconds * config_.time_scale);
+    // Once solve() returned only the harness copies them: only the submission's code (a thread, GPU
+    // work it left) can hold that up, or make the worker answer with something else.
+    if (!heard.ok())
+      return heard.event.kind == WorkerEvent::Kind::kTimeout
+                 ? Failure{Verdict::kTimeLimit, "the worker did not send " + which + " within " +
+                                                    std::to_string(int(problem_.limits.setup_seconds)) +
+                                                    " s of the judge asking (work left running after solve()?)"}
+                 : WorkerEnded(heard.event, "sending " + which, problem_.limits, true);
+    if (auto* fault = std::get_if<FaultMessage>(&*heard.message)) return Faulted(*fault, f.call + 1);
+    auto* got = std::get_if<CallOutputsMessage>(&*heard.message);
+    if (!got || got->call != f.call) return Tampered("the worker answered send_kept with something else");
+    if (got->outputs.size() != OutputBytesPerCall(request))
+      return Tampered("call " + std::to_string(f.call + 1) + "'s outputs came with " +
+                      std::to_string(got->outputs.size()) + " bytes, expected " +
+                      std::to_string(OutputBytesPerCall(request)));
+    if (!f.digest || DigestOf(request, got->outputs) != *f.digest)
+      return Tampered("call " + std::to_string(f.call + 1) +
+                      "'s outputs are not what they were when the call ended (their digest differs)");
+    f.outputs = std::move(got->outputs);
   }
+  spdlog::debug("{}: the kept outputs of {} calls fetched in {:.3f} s", request.name, kept.size(),
+                std::chrono::duration<double>(Clock::now() - start).count());
   return std::nullopt;
 }
 
@@ -482,6 +494,10 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
     turn.Release();
     turn = GpuTurns::Shared(config_.turns.get());
   }
+  if (auto f = CollectKept(session_, request, &outcome)) {  // off the exclusive turn: a pipe's work
+    session_.Kill();
+    outcome.failure = f;
+  }
   if (outcome.failure) {
     result.verdict = outcome.failure->verdict;
     result.detail = outcome.failure->detail;
@@ -498,9 +514,20 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
 
 void CaseRunner::TimeInMoreProcesses(const PreparedCase& c, const CaseRequest& request, Outcome* outcome) {
   outcome->call_process.assign(outcome->report.calls.size(), 0);
+  // Each worker's kept outputs are collected before it exits, in the exclusive turn.
+  if (auto f = CollectKept(session_, request, outcome)) {
+    session_.Kill();
+    outcome->failure = f;
+    return;
+  }
   for (int process = 1; process < config_.timing_processes; ++process) {
     session_.Retire();
     Outcome more = Request(c, request);
+    if (!more.failure)
+      if (auto f = CollectKept(session_, request, &more)) {
+        session_.Kill();
+        more.failure = f;
+      }
     if (more.failure) {
       outcome->failure = more.failure;
       return;

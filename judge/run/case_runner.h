@@ -77,8 +77,9 @@ class CaseRunner {
     std::vector<uint64_t> seeds;
     double judge_ms = 0;  // the judge's clock, from sending the seeds to the call's outputs
     // Its outputs: every call's when they are small, else only those of the calls the judge drew
-    // (the reservoir, FetchDraw); empty otherwise.
+    // (the reservoir, FetchSlot), once CollectKept has them; empty otherwise.
     std::string outputs;
+    std::optional<uint64_t> digest;  // large outputs: what the worker said they were when the call ended
   };
 
  private:
@@ -88,6 +89,7 @@ class CaseRunner {
     std::string outputs;
     std::vector<int> call_process;  // which worker process made each call (empty: all the first)
     std::vector<FreshCall> fresh;
+    std::vector<size_t> kept;  // by slot: the fresh calls whose outputs the worker keeps (indices into fresh)
   };
   WorkerRecipe Recipe() const;
   std::optional<Failure> EnsureWorker();
@@ -100,10 +102,13 @@ class CaseRunner {
   // submission: the judge's own share of a fresh call (median, ms), and its spread; nullopt when
   // that worker failed (then the case's judge-clock check is skipped, and the report says so).
   std::optional<std::pair<double, double>> CalibrateFresh(const CaseRequest& request);
-  // A large fresh call's progress: whether to fetch its outputs (the reservoir of calls to check),
-  // and if so, the outputs, held to the digest the progress carried. A failure ends the exchange.
+  // A large fresh call's progress: whether the worker keeps its outputs (the reservoir of calls to
+  // check), and in which slot. A failure ends the exchange.
   std::optional<Failure> MaybeFetch(WorkerSession& session, const CaseRequest& request, uint64_t request_id,
-                                    uint64_t digest, std::vector<FreshCall>& fresh, std::vector<size_t>& reservoir);
+                                    std::vector<FreshCall>& fresh, std::vector<size_t>& reservoir);
+  // The kept outputs of `outcome`'s calls, asked for once its timed calls are over and each held to
+  // the digest its progress carried (a no-op when none were kept). A failure ends the exchange.
+  std::optional<Failure> CollectKept(WorkerSession& session, const CaseRequest& request, Outcome* outcome);
   // Checks a few fresh calls' outputs with the reference; a failure is the case's verdict.
   void CheckFreshCalls(const PreparedCase& c, const Outcome& outcome, CaseResult& result);
   // One call's outputs against one variant's expected ones, by the problem's check (its own

@@ -211,8 +211,9 @@ Status CaseHarness::PrepareBuffers(int variant) {
 }
 
 // The outputs stop the judge's clock (a call cannot be said done before they exist): small ones
-// travel with the progress; larger ones are held to their digest, made before it, and sent only if
-// the judge draws the call (its reservoir of calls to check, case_runner.cc).
+// travel with the progress; larger ones are held to their digest, made before it, and kept in host
+// memory if the judge draws the call (its reservoir of calls to check, case_runner.cc), to travel
+// when it asks, after the timed calls.
 Status CaseHarness::ReportFresh(ProgressMessage progress) {
   if (OutputBytes() <= kSmallOutputBytesPerCall) {
     JUDGE_TRY(CopyOutputs(&progress.outputs));
@@ -223,13 +224,9 @@ Status CaseHarness::ReportFresh(ProgressMessage progress) {
   if (!digest) return digest.error();
   progress.digest = *digest;
   channel_.Progress(progress);
-  auto want = channel_.AwaitFetch(progress.calls - 1);
-  if (!want) return want.error();
-  if (!*want) return Status::Ok();
-  std::string outputs;
-  JUDGE_TRY(CopyOutputs(&outputs));
-  channel_.SendOutputs(progress.calls - 1, std::move(outputs));
-  return Status::Ok();
+  auto slot = channel_.AwaitFetch(progress.calls - 1);
+  if (!slot) return slot.error();
+  return *slot ? CopyOutputs(*slot) : Status::Ok();
 }
 
 Status CaseHarness::CheckMemory(int variant, int call, std::optional<Violation>* violation) {

@@ -59,9 +59,9 @@ class CaseChannel {
   virtual void Progress(const ProgressMessage& progress) = 0;
   // Blocks until the judge sends the seeds of fresh call `call` (CallMessage).
   virtual Expected<std::vector<uint64_t>> AwaitCall(int call) = 0;
-  // Blocks until the judge says whether it wants fresh call `call`'s outputs (FetchMessage).
-  virtual Expected<bool> AwaitFetch(int call) = 0;
-  virtual void SendOutputs(int call, std::string outputs) = 0;
+  // Blocks until the judge says whether to keep fresh call `call`'s outputs (FetchMessage): the
+  // buffer to copy them into (the slot it names, emptied), or null.
+  virtual Expected<std::string*> AwaitFetch(int call) = 0;
 };
 
 // One buffer of the signature as the harness holds it.

@@ -3,7 +3,10 @@
 
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "judge/device/device.h"
 #include "judge/protocol/frame.h"
@@ -34,6 +37,8 @@ class Worker : public CaseChannel {
             return RunCase(m);
           else if constexpr (std::is_same_v<T, CeilingMessage>)
             return Ceiling();
+          else if constexpr (std::is_same_v<T, SendKeptMessage>)
+            return SendKept();
           else
             return Fault(FaultPhase::kProtocol, "the judge sent \"" + std::string(MessageKindName(KindOf(Message(m)))) +
                                                     "\", which is no request");
@@ -99,6 +104,7 @@ class Worker : public CaseChannel {
     if (!device_) return Fault(FaultPhase::kProtocol, "case before init");
     if (request.noop && library_.is_open())
       return Fault(FaultPhase::kProtocol, "a no-op calibration asked of a worker that loaded a submission");
+    kept_.clear();  // a case's slots are its own: send_kept comes after its case_done, or never
     CaseHarness harness(*device_, library_, *this);
     auto result = harness.Run(request);
     if (auto* fault = std::get_if<CaseFault>(&result)) return Fault(fault->phase, fault->message, fault->cause);
@@ -107,8 +113,13 @@ class Worker : public CaseChannel {
     return true;
   }
 
+  bool SendKept() {
+    for (auto& [call, outputs] : kept_) Send(CallOutputsMessage{call, std::move(outputs)});
+    kept_.clear();
+    return true;
+  }
+
   void Progress(const ProgressMessage& progress) override { Send(progress); }
-  void SendOutputs(int call, std::string outputs) override { Send(CallOutputsMessage{call, std::move(outputs)}); }
 
   // The judge's next message, which must be a T about call `call`.
   template <typename T>
@@ -128,10 +139,18 @@ class Worker : public CaseChannel {
     if (!m) return m.error();
     return m->seeds;
   }
-  Expected<bool> AwaitFetch(int call) override {
+  Expected<std::string*> AwaitFetch(int call) override {
     auto m = AwaitAbout<FetchMessage>(call, "fetch decision");
     if (!m) return m.error();
-    return m->want;
+    if (!m->slot) return nullptr;
+    const size_t slot = size_t(*m->slot);
+    if (slot > kept_.size())
+      return MakeError(ErrorCode::kProtocol, "fetch names slot " + std::to_string(slot) + " with " +
+                                                 std::to_string(kept_.size()) + " kept");
+    if (slot == kept_.size()) kept_.emplace_back();
+    kept_[slot].first = call;
+    kept_[slot].second.clear();
+    return &kept_[slot].second;
   }
 
   int in_;
@@ -140,6 +159,7 @@ class Worker : public CaseChannel {
   SandboxReport protections_;
   std::unique_ptr<Device> device_;
   SubmissionLibrary library_;
+  std::vector<std::pair<int, std::string>> kept_;  // by slot: a fresh call, its outputs (FetchMessage)
 };
 
 }  // namespace
