@@ -325,7 +325,7 @@ Status GradePending(const BatchOptions& b, const fs::path& subs, std::vector<Pen
   base.known_device = *facts;
   base.on_case_done = nullptr;
   base.on_stage = nullptr;
-  if (!base.memo) base.memo = std::make_shared<ExpectedMemo>();
+  if (!base.memo) base.memo = std::make_shared<ExpectedMemo>(ExpectedMemoBudget(HostMemoryAvailableBytes()));
   const int jobs = b.compile_jobs > 0 ? b.compile_jobs : AvailableCpus();
   const bool host = base.device != DeviceKind::kCuda;
   const int runners = host ? 1 : std::max(1, (*facts)->info.device_count);

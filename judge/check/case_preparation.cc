@@ -43,7 +43,7 @@ void ExpectedMemo::Remember(const std::string& key, const ExpectedOutputs& outpu
   for (const auto& o : outputs.values) values += o.size();
   for (const auto& b : outputs.bounds) values += b.size();
   // Past the budget, later cases compute their references again: memory would cost more than time.
-  auto fits = [&] { return values_ + values <= kExpectedMemoValues && !entries_.count(key); };
+  auto fits = [&] { return values_ + values <= max_values_ && !entries_.count(key); };
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!fits()) return;
@@ -81,6 +81,11 @@ Expected<ExpectedOutputs> ExpectedMemo::FindOrCompute(const std::string& key,
   auto expected = compute();
   if (expected) Remember(key, *expected);
   return expected;
+}
+
+size_t ExpectedMemoBudget(int64_t host_available_bytes) {
+  const size_t share = size_t(std::max<int64_t>(host_available_bytes, 0) / kExpectedMemoShareOfHost) / sizeof(double);
+  return std::max(share, kExpectedMemoValues);
 }
 
 size_t ExpectedMemo::size() const {

@@ -28,11 +28,17 @@ struct PreparedCase {
 // Expected outputs already computed in this process, by problem, scalars and input specs: a ladder
 // or a comparison judges many submissions on the same cases with the same secret.
 // Shared by the runs of a ladder or a batch, whose GPU runners work in parallel: thread-safe.
-// It holds at most kExpectedMemoValues doubles (2 GiB): a matmul's 2048 x 2048 outputs are 4M of
-// them and cost seconds each to compute again; the first ones in stay.
+// It holds at most `max_values` doubles; the first ones in stay. A problem's expected outputs in
+// all their variants are GBs (prefix_sum's: about 14 GB with their bounds), and every one the memo
+// cannot hold is computed again by each submission judged (seconds each for a 2^26 scan or a
+// matmul), so the budget is a share of the host memory available (ExpectedMemoBudget), at least
+// kExpectedMemoValues (2 GiB).
 inline constexpr size_t kExpectedMemoValues = size_t(256) << 20;
+inline constexpr int64_t kExpectedMemoShareOfHost = 6;  // a sixth of MemAvailable
+size_t ExpectedMemoBudget(int64_t host_available_bytes);  // in doubles; 0 bytes: unknown
 class ExpectedMemo {
  public:
+  explicit ExpectedMemo(size_t max_values = kExpectedMemoValues) : max_values_(max_values) {}
   std::optional<ExpectedOutputs> Find(const std::string& key) const;
   void Remember(const std::string& key, const ExpectedOutputs& outputs);
   // The remembered outputs, else `compute`'s, remembered. Runs judged side by side reach the same
@@ -40,8 +46,10 @@ class ExpectedMemo {
   Expected<ExpectedOutputs> FindOrCompute(const std::string& key,
                                           const std::function<Expected<ExpectedOutputs>()>& compute);
   size_t size() const;
+  int64_t budget_bytes() const { return int64_t(max_values_ * sizeof(double)); }
 
  private:
+  const size_t max_values_;
   mutable std::mutex mu_;
   std::condition_variable computed_;
   std::map<std::string, std::shared_ptr<const ExpectedOutputs>> entries_;

@@ -139,7 +139,7 @@ Expected<RunOptions> ReadRunOptions(const Invocation& in, const std::vector<std:
 }
 
 void ShareAcrossRuns(RunOptions& o) {
-  o.memo = std::make_shared<ExpectedMemo>();
+  o.memo = std::make_shared<ExpectedMemo>(ExpectedMemoBudget(HostMemoryAvailableBytes()));
   o.workers_ahead = std::make_shared<WorkerAhead>();
 }
 

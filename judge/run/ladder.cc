@@ -117,6 +117,9 @@ SideBySideFacts MachineSideBySide(const RunOptions& o, int requested, int submis
   f.submissions = submissions;
   f.cores = std::thread::hardware_concurrency();
   f.host_available_bytes = HostMemoryAvailableBytes();
+  // The memo of expected outputs the runs share may fill its budget of it.
+  if (f.host_available_bytes > 0 && o.memo)
+    f.host_available_bytes = std::max<int64_t>(1, f.host_available_bytes - o.memo->budget_bytes());
   if (o.device == DeviceKind::kCuda && o.known_device) f.device_memory_bytes = o.known_device->info.memory_bytes;
   f.one_at_a_time = o.profile || !o.sanitize_tools.empty();
   return f;
@@ -169,11 +172,18 @@ Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std:
     }
     finished.arrive_and_wait();
   };
+  // Side by side, the runs start together and would each wait at every large case for its
+  // reference: those are prepared ahead, on a quarter of the cores, while the GPU works.
+  std::atomic<bool> climbed{false};
+  std::jthread warming;
+  if (jobs > 1 && shared.memo)
+    warming = std::jthread([&] { WarmExpectedMemo(shared, std::max(1u, std::thread::hardware_concurrency() / 4), climbed); });
   {
     std::vector<std::jthread> threads;
     for (size_t t = 1; t < jobs; ++t) threads.emplace_back(climb);
     climb();
   }
+  climbed = true;
   if (stopped()) (*pool)->Cancel();
   std::vector<LadderRung> rungs;
   for (size_t i = 0; i < files.size() && reports[i]; ++i) {

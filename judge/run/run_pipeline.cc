@@ -30,6 +30,7 @@
 #include "judge/run/sanitize.h"
 #include "judge/testcase/testcase.h"
 #include "judge/util/fs.h"
+#include "judge/util/parallel.h"
 #include "judge/util/sha256.h"
 #include "judge/util/utf8.h"
 
@@ -358,6 +359,28 @@ Expected<std::vector<Case>> LoadRunCases(const RunOptions& o, const Problem& pro
   AddHiddenSizeCases(problem, o.run_secret, &cases);
   return cases;
 }
+
+}  // namespace
+
+void WarmExpectedMemo(const RunOptions& o, unsigned workers, const std::atomic<bool>& stop) {
+  if (!o.memo) return;
+  auto problem = LoadRunProblem(o);
+  if (!problem) return;
+  auto cases = LoadRunCases(o, *problem);
+  if (!cases) return;
+  CompileCache ref_cache(o.cache_dir);
+  auto reference = Reference::Load(*problem, ref_cache);
+  if (!reference) return;
+  auto start = std::chrono::steady_clock::now();
+  ParallelFor(cases->size(), workers, [&](size_t i) {
+    if (stop.load() || (o.interrupted && o.interrupted->load())) return;
+    (void)PrepareCase(*problem, (*cases)[i], *reference, o.run_secret, problem->input_variants, o.memo.get());
+  });
+  spdlog::debug("expected outputs of {} cases prepared ahead in {:.3f} s ({} in the memo)", cases->size(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), o.memo->size());
+}
+
+namespace {
 
 Status AttachDevice(const RunOptions& o, RunReport& report) {
   std::shared_ptr<const DeviceFacts> facts = o.known_device;

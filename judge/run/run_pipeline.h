@@ -74,6 +74,12 @@ Expected<RunReport> RunSubmission(const RunOptions& options);
 // named), before the hidden twins are added.
 std::vector<Case> CasesOfRun(const RunOptions& options, const Problem& problem, std::vector<Case> all);
 
+// Prepares every case a run with `options` judges (its input variants and their expected outputs,
+// into options.memo) on `workers` threads, in the order a run reaches them, until done or `stop`.
+// Runs judged side by side start together, and without it each waits at every large case for its
+// reference while the GPU idles. Failures are left for the runs to report.
+void WarmExpectedMemo(const RunOptions& options, unsigned workers, const std::atomic<bool>& stop);
+
 // The device probe and the ceiling lookup of a run, done once for many runs (batch, ladder).
 Expected<std::shared_ptr<const DeviceFacts>> ProbeDeviceFacts(const RunOptions& options);
 

@@ -114,6 +114,29 @@ TEST_F(CasePreparation, VariantsAndMemo) {
   EXPECT_EQ(PrepareCase(problem, literal, reference, 42, 3, nullptr)->expected.size(), 1u);
 }
 
+// The memo's budget: a sixth of the memory available, never less than 2 GiB; past it, answers are
+// not remembered (and the next asker computes again) while the first ones in stay.
+TEST(ExpectedMemoBudget, IsAShareOfTheHostWithAFloor) {
+  EXPECT_EQ(ExpectedMemoBudget(int64_t(120) << 30), (size_t(20) << 30) / sizeof(double));
+  EXPECT_EQ(ExpectedMemoBudget(int64_t(4) << 30), kExpectedMemoValues);
+  EXPECT_EQ(ExpectedMemoBudget(0), kExpectedMemoValues);  // unknown
+  ExpectedMemo memo(6);
+  int computed = 0;
+  auto four = [&]() -> Expected<ExpectedOutputs> {
+    ++computed;
+    ExpectedOutputs out;
+    out.values.push_back(ExpectedValues(4, 1.0));
+    return out;
+  };
+  ASSERT_TRUE(memo.FindOrCompute("a", four).ok());
+  ASSERT_TRUE(memo.FindOrCompute("b", four).ok());  // 8 values > 6: not kept
+  EXPECT_EQ(memo.size(), 1u);
+  ASSERT_TRUE(memo.FindOrCompute("a", four).ok());
+  ASSERT_TRUE(memo.FindOrCompute("b", four).ok());
+  EXPECT_EQ(computed, 3);
+  EXPECT_EQ(memo.budget_bytes(), 48);
+}
+
 // Two runs reaching the same case together: one computes its reference, the other waits for it.
 TEST_F(CasePreparation, RunsSideBySideComputeACaseOnce) {
   ExpectedMemo memo;

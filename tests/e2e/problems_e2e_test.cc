@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <regex>
 #include <string>
 
 #include "tests/judge_cli.h"
@@ -68,12 +69,15 @@ TEST(CheckProblem, SamplesNamesTheOnesToCheck) {
 }
 
 // Judged two at a time (the GPU suite does the same on the H200, where the timed cases take turns),
-// every sample still gets its own verdict, in the samples' order.
+// every sample still gets its own verdict, in the samples' order, and the cases' expected outputs
+// are prepared ahead of the runs.
 TEST(CheckProblem, SamplesJudgedSideBySideKeepTheirVerdictsAndOrder) {
   JudgeRun r = RunJudgeExactly(
-      {"check-problem", "compact", "--device", "host", "--root", Fixtures(), "--side-by-side", "2"}, 600);
+      {"check-problem", "compact", "--device", "host", "--root", Fixtures(), "--side-by-side", "2", "-v"}, 600);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(Has(r.output, "judging the samples 2 at a time")) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(expected outputs of \d+ cases prepared ahead in [0-9.]+ s \([1-9]\d* in the memo\))")))
+      << r.output;
   const size_t a = r.output.find("ok    sample 00_in_order.cc: AC (expected AC)");
   const size_t b = r.output.find("ok    sample 01_reversed.cc: AC (expected AC)");
   const size_t c = r.output.find("ok    sample 90_drops_the_last.cc: WA (expected WA)");
