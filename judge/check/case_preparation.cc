@@ -25,45 +25,29 @@ bool AllGenerated(const Case& c) {
 
 }  // namespace
 
-// The copies in and out are made outside the lock: they are of up to a GB, and other runners'
-// preparations look up the memo meanwhile.
-std::optional<ExpectedOutputs> ExpectedMemo::Find(const std::string& key) const {
-  std::shared_ptr<const ExpectedOutputs> found;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = entries_.find(key);
-    if (it == entries_.end()) return std::nullopt;
-    found = it->second;
-  }
-  return CopyOf(*found);
-}
-
-void ExpectedMemo::Remember(const std::string& key, const ExpectedOutputs& outputs) {
-  size_t values = 0;
-  for (const auto& o : outputs.values) values += o.size();
-  for (const auto& b : outputs.bounds) values += b.size();
-  // Past the budget, later cases compute their references again: memory would cost more than time.
-  auto fits = [&] { return values_ + values <= max_values_ && !entries_.count(key); };
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!fits()) return;
-  }
-  auto copy = std::make_shared<const ExpectedOutputs>(CopyOf(outputs));
+SharedExpected ExpectedMemo::Find(const std::string& key) const {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!fits()) return;  // another runner remembered it, or filled the budget, meanwhile
-  values_ += values;
-  entries_[key] = std::move(copy);
+  auto it = entries_.find(key);
+  return it == entries_.end() ? nullptr : it->second;
 }
 
-Expected<ExpectedOutputs> ExpectedMemo::FindOrCompute(const std::string& key,
-                                                      const std::function<Expected<ExpectedOutputs>()>& compute) {
+void ExpectedMemo::Remember(const std::string& key, SharedExpected outputs) {
+  size_t values = 0;
+  for (const auto& o : outputs->values) values += o.size();
+  for (const auto& b : outputs->bounds) values += b.size();
+  std::lock_guard<std::mutex> lock(mu_);
+  // Past the budget, later cases compute their references again: memory would cost more than time.
+  if (values_ + values > max_values_ || entries_.count(key)) return;
+  values_ += values;
+  entries_[key] = std::move(outputs);
+}
+
+Expected<SharedExpected> ExpectedMemo::FindOrCompute(const std::string& key,
+                                                     const std::function<Expected<ExpectedOutputs>()>& compute) {
   {
     std::unique_lock<std::mutex> lock(mu_);
     computed_.wait(lock, [&] { return !computing_.count(key); });
-    if (entries_.count(key)) {
-      lock.unlock();
-      if (auto known = Find(key)) return *known;
-    }
+    if (auto it = entries_.find(key); it != entries_.end()) return it->second;
     computing_.insert(key);
   }
   // Unmarked however it ends: a failed or unremembered (over budget) answer lets a waiter compute.
@@ -79,8 +63,10 @@ Expected<ExpectedOutputs> ExpectedMemo::FindOrCompute(const std::string& key,
     }
   } done{*this, key};
   auto expected = compute();
-  if (expected) Remember(key, *expected);
-  return expected;
+  if (!expected) return expected.error();
+  auto shared = std::make_shared<const ExpectedOutputs>(std::move(*expected));
+  Remember(key, shared);
+  return shared;
 }
 
 size_t ExpectedMemoBudget(int64_t host_available_bytes) {
@@ -131,11 +117,14 @@ Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const 
   PreparedCase prepared;
   prepared.spec = c;
   const int count = AllGenerated(c) ? std::max(1, variants) : 1;
-  auto expect = [&](Case variant) -> Expected<ExpectedOutputs> {
+  auto expect = [&](Case variant) -> Expected<SharedExpected> {
     Json key = {{"problem", problem.name}, {"scalars", variant.scalars}, {"real_scalars", variant.real_scalars}};
     for (const auto& [name, spec] : variant.inputs) key["inputs"][name] = InputSpecToJson(spec);
     auto compute = [&] { return reference.Compute(problem, variant); };
-    return memo ? memo->FindOrCompute(key.dump(), compute) : compute();
+    if (memo) return memo->FindOrCompute(key.dump(), compute);
+    auto computed = compute();
+    if (!computed) return computed.error();
+    return SharedExpected(std::make_shared<const ExpectedOutputs>(std::move(*computed)));
   };
   auto draw = [&](int k, int attempt) {
     Case variant = c;
@@ -145,7 +134,7 @@ Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const 
     return variant;
   };
   std::vector<Case> cases(static_cast<size_t>(count));
-  std::vector<ExpectedOutputs> expected(static_cast<size_t>(count));
+  std::vector<SharedExpected> expected(static_cast<size_t>(count));
   std::vector<double> miss(size_t(count), 0);  // how far each kept draw is from the published size (log)
   // Each round computes the draws still wanted side by side: each generates its inputs on every
   // core, but the reference itself is one thread (a 1e8-element float64 sum is most of a large
@@ -157,7 +146,7 @@ Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const 
   std::vector<int> wanted(static_cast<size_t>(count));
   for (int k = 0; k < count; ++k) wanted[size_t(k)] = k;
   for (int attempt = 0; attempt < kVariantDraws && !wanted.empty(); ++attempt) {
-    std::vector<std::future<Expected<ExpectedOutputs>>> pending;
+    std::vector<std::future<Expected<SharedExpected>>> pending;
     std::vector<Case> drawn;
     for (int k : wanted) drawn.push_back(draw(k, attempt));
     for (const Case& variant : drawn) pending.push_back(std::async(std::launch::async, expect, variant));
@@ -166,8 +155,8 @@ Expected<PreparedCase> PrepareCase(const Problem& problem, const Case& c, const 
       auto result = pending[i].get();
       if (!result) return result.error();
       const int k = wanted[i];
-      if (k == 0) published_norm = AnswerNorm(*result);
-      const double off = k == 0 ? 0 : SizeDistance(AnswerNorm(*result), published_norm);
+      if (k == 0) published_norm = AnswerNorm(**result);
+      const double off = k == 0 ? 0 : SizeDistance(AnswerNorm(**result), published_norm);
       if (attempt == 0 || off < miss[size_t(k)]) {
         expected[size_t(k)] = std::move(*result);
         cases[size_t(k)] = std::move(drawn[i]);

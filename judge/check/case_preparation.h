@@ -19,10 +19,14 @@
 
 namespace judge {
 
+// Expected outputs are GBs for a large case in float64, and the runs of a ladder share them
+// through the memo: held, never copied.
+using SharedExpected = std::shared_ptr<const ExpectedOutputs>;
+
 struct PreparedCase {
   Case spec;
   std::vector<std::map<std::string, InputSpec>> variant_inputs;  // [variant][input name]
-  std::vector<ExpectedOutputs> expected;                         // [variant]
+  std::vector<SharedExpected> expected;                          // [variant], never null
 };
 
 // Expected outputs already computed in this process, by problem, scalars and input specs: a ladder
@@ -34,17 +38,17 @@ struct PreparedCase {
 // matmul), so the budget is a share of the host memory available (ExpectedMemoBudget), at least
 // kExpectedMemoValues (2 GiB).
 inline constexpr size_t kExpectedMemoValues = size_t(256) << 20;
-inline constexpr int64_t kExpectedMemoShareOfHost = 6;  // a sixth of MemAvailable
+inline constexpr int64_t kExpectedMemoShareOfHost = 6;    // a sixth of MemAvailable
 size_t ExpectedMemoBudget(int64_t host_available_bytes);  // in doubles; 0 bytes: unknown
 class ExpectedMemo {
  public:
   explicit ExpectedMemo(size_t max_values = kExpectedMemoValues) : max_values_(max_values) {}
-  std::optional<ExpectedOutputs> Find(const std::string& key) const;
-  void Remember(const std::string& key, const ExpectedOutputs& outputs);
+  SharedExpected Find(const std::string& key) const;  // null: not remembered
+  void Remember(const std::string& key, SharedExpected outputs);
   // The remembered outputs, else `compute`'s, remembered. Runs judged side by side reach the same
   // case together: one computes, the others wait for its answer rather than compute it again.
-  Expected<ExpectedOutputs> FindOrCompute(const std::string& key,
-                                          const std::function<Expected<ExpectedOutputs>()>& compute);
+  Expected<SharedExpected> FindOrCompute(const std::string& key,
+                                         const std::function<Expected<ExpectedOutputs>()>& compute);
   size_t size() const;
   int64_t budget_bytes() const { return int64_t(max_values_ * sizeof(double)); }
 
@@ -52,7 +56,7 @@ class ExpectedMemo {
   const size_t max_values_;
   mutable std::mutex mu_;
   std::condition_variable computed_;
-  std::map<std::string, std::shared_ptr<const ExpectedOutputs>> entries_;
+  std::map<std::string, SharedExpected> entries_;
   std::set<std::string> computing_;  // keys some thread is computing now
   size_t values_ = 0;
 };

@@ -272,13 +272,6 @@ ExpectedValues CopyValues(const double* from, size_t count) {
   return v;
 }
 
-ExpectedOutputs CopyOf(const ExpectedOutputs& outputs) {
-  ExpectedOutputs copy;
-  for (const auto& v : outputs.values) copy.values.push_back(CopyValues(v.data(), v.size()));
-  for (const auto& b : outputs.bounds) copy.bounds.push_back(CopyValues(b.data(), b.size()));
-  return copy;
-}
-
 Status Reference::RunJob(const Case& c, int job_fd, const ReferenceJobHeader* job) const {
   const std::string where = "the problem's reference " + name_ + " ";
   const std::string whose = " on case " + c.name + ": a bug in the problem, not in the submission";

@@ -27,7 +27,6 @@ struct ExpectedOutputs {
 
 // Copies on every core (a matmul's or a large vector's expected values are hundreds of MB).
 ExpectedValues CopyValues(const double* from, size_t count);
-ExpectedOutputs CopyOf(const ExpectedOutputs& outputs);
 
 // What accumulates in the reference: its own precision, or the long double build `judge
 // check-problem` measures that precision against (problems/reference_abi.h, judge_real).

@@ -13,6 +13,7 @@
 
 #include "judge/problem/problem.h"
 #include "judge/problem/sample_header.h"
+#include "judge/run/case_runner.h"
 #include "judge/util/fs.h"
 #include "judge/util/range.h"
 
@@ -141,6 +142,7 @@ Expected<RunOptions> ReadRunOptions(const Invocation& in, const std::vector<std:
 void ShareAcrossRuns(RunOptions& o) {
   o.memo = std::make_shared<ExpectedMemo>(ExpectedMemoBudget(HostMemoryAvailableBytes()));
   o.workers_ahead = std::make_shared<WorkerAhead>();
+  o.clock_calibrations = std::make_shared<ClockCalibrations>();
 }
 
 void PrintStages(RunOptions& o) {

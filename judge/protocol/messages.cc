@@ -422,8 +422,7 @@ Frame Encode(Message message) {
           Json j = {{"call", m.call}};
           if (m.slot) j["slot"] = *m.slot;
           return j;
-        }
-        else if constexpr (std::is_same_v<T, CallOutputsMessage>) {
+        } else if constexpr (std::is_same_v<T, CallOutputsMessage>) {
           f.blob = std::move(m.outputs);
           return {{"call", m.call}};
         } else if constexpr (std::is_same_v<T, CaseDoneMessage>) {

@@ -143,13 +143,13 @@ enum class MessageKind {
   kCallOutputs
 };
 std::string_view MessageKindName(MessageKind kind);  // the wire's "type"
-inline constexpr MessageKind kAllMessageKinds[] = {MessageKind::kInit,     MessageKind::kDevice,
-                                                   MessageKind::kLoad,     MessageKind::kSandboxed,
-                                                   MessageKind::kLoaded,   MessageKind::kCase,
-                                                   MessageKind::kProgress, MessageKind::kCaseDone,
-                                                   MessageKind::kCeiling,  MessageKind::kCeilingMeasured,
-                                                   MessageKind::kFault,    MessageKind::kCall,
-                                                   MessageKind::kFetch,    MessageKind::kSendKept,
+inline constexpr MessageKind kAllMessageKinds[] = {MessageKind::kInit,       MessageKind::kDevice,
+                                                   MessageKind::kLoad,       MessageKind::kSandboxed,
+                                                   MessageKind::kLoaded,     MessageKind::kCase,
+                                                   MessageKind::kProgress,   MessageKind::kCaseDone,
+                                                   MessageKind::kCeiling,    MessageKind::kCeilingMeasured,
+                                                   MessageKind::kFault,      MessageKind::kCall,
+                                                   MessageKind::kFetch,      MessageKind::kSendKept,
                                                    MessageKind::kCallOutputs};
 
 // Where a worker failed; whose fault that is follows from it (judge/rules/case_verdict.h).

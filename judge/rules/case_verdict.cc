@@ -128,8 +128,9 @@ std::pair<CheckResult, std::string> CheckCall(const Problem& problem, const Expe
   return {worst, name};
 }
 
-int FreshCallsToCheck(int fresh_calls, int64_t input_bytes_per_call) {
+int FreshCallsToCheck(int fresh_calls, int64_t input_bytes_per_call, double flops_per_call) {
   int64_t affordable = input_bytes_per_call > 0 ? kFreshCheckBytes / input_bytes_per_call : fresh_calls;
+  if (flops_per_call > 0) affordable = std::min<int64_t>(affordable, int64_t(kFreshCheckFlops / flops_per_call));
   affordable = std::clamp<int64_t>(affordable, kFreshCallsChecked, kFreshCallsCheckedMax);
   return int(std::min<int64_t>(fresh_calls, affordable));
 }

@@ -56,14 +56,18 @@ struct OutputJudgement {
   bool diagnose = false;
 };
 // How many of a case's fresh timed calls the reference checks (drawn at random after the case, so
-// the worker cannot know which): as many as kFreshCheckBytes of inputs make, within
-// [kFreshCallsChecked, kFreshCallsCheckedMax] (each is a reference run in a child process). A
-// submission that fakes a share f of the calls is caught with probability 1 - (1 - f)^k; moving the
-// median takes f > 1/2 (>= 87.5% at k = 3; a 10% share is caught 97% of the time at k = 32).
+// the worker cannot know which): as many as kFreshCheckBytes of inputs and kFreshCheckFlops of the
+// problem's floating-point work make, within [kFreshCallsChecked, kFreshCallsCheckedMax] (each is
+// a reference run in a child process). The work bound is for compute-bound problems: a 2048^3
+// matmul's reference is 17 GFLOP in float64 (0.6 s on the H200 host's 16 cores), and its 32 MB of
+// inputs alone would ask for 8 of them per case, for every submission judged. A submission that
+// fakes a share f of the calls is caught with probability 1 - (1 - f)^k; moving the median takes
+// f > 1/2 (>= 87.5% at k = 3; a 10% share is caught 97% of the time at k = 32).
 inline constexpr int kFreshCallsChecked = 3;
 inline constexpr int kFreshCallsCheckedMax = 32;
 inline constexpr int64_t kFreshCheckBytes = int64_t(256) << 20;
-int FreshCallsToCheck(int fresh_calls, int64_t input_bytes_per_call);
+inline constexpr double kFreshCheckFlops = 64e9;
+int FreshCallsToCheck(int fresh_calls, int64_t input_bytes_per_call, double flops_per_call);
 
 // One call's outputs (every checked buffer, concatenated) against input variant `variant`'s
 // expected outputs: the worst buffer's result and that buffer's name.

@@ -331,13 +331,16 @@ TEST(CaseTiming, TheRankedFigureIsTheHonestMedianAndSamplesKeepTheirProcess) {
   EXPECT_NEAR(roof.roofline_pct, 100 * 0.1 / 0.2, 1e-9);  // of the 0.2 ms median
 }
 
-TEST(CaseVerdict, FreshCallsCheckedAreAsManyAsTheirInputsAllowWithinBounds) {
-  EXPECT_EQ(FreshCallsToCheck(500, 400'000), 32);    // N = 1e5 floats: the ceiling
-  EXPECT_EQ(FreshCallsToCheck(20, 400'000), 20);     // all of them when there are fewer
-  EXPECT_EQ(FreshCallsToCheck(30, 16 << 20), 16);    // N = 4M: 256 MiB of inputs
-  EXPECT_EQ(FreshCallsToCheck(10, 400'000'000), 3);  // N = 1e8: the floor
-  EXPECT_EQ(FreshCallsToCheck(2, 400'000'000), 2);   // never more than there are
-  EXPECT_EQ(FreshCallsToCheck(0, 16 << 20), 0);
+TEST(CaseVerdict, FreshCallsCheckedAreAsManyAsTheirInputsAndWorkAllowWithinBounds) {
+  EXPECT_EQ(FreshCallsToCheck(500, 400'000, 0), 32);    // N = 1e5 floats: the ceiling
+  EXPECT_EQ(FreshCallsToCheck(20, 400'000, 0), 20);     // all of them when there are fewer
+  EXPECT_EQ(FreshCallsToCheck(30, 16 << 20, 0), 16);    // N = 4M: 256 MiB of inputs
+  EXPECT_EQ(FreshCallsToCheck(10, 400'000'000, 0), 3);  // N = 1e8: the floor
+  EXPECT_EQ(FreshCallsToCheck(2, 400'000'000, 0), 2);   // never more than there are
+  EXPECT_EQ(FreshCallsToCheck(0, 16 << 20, 0), 0);
+  // Compute-bound: a 2048^3 matmul has 32 MB of inputs (8 checks by bytes) but 17 GFLOP a call.
+  EXPECT_EQ(FreshCallsToCheck(500, 32 << 20, 2.0 * 2048 * 2048 * 2048), 3);
+  EXPECT_EQ(FreshCallsToCheck(500, 32 << 20, 2.0 * 512 * 512 * 512), 8);  // 0.27 GFLOP: bytes bind
 }
 
 TEST(CaseTiming, TheJudgesClockTableOfCases) {

@@ -125,6 +125,18 @@ std::optional<std::string> Inconsistent(const CaseReport& rep, const CaseRequest
 
 }  // namespace
 
+std::optional<std::pair<double, double>> ClockCalibrations::Find(const std::string& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = known_.find(key);
+  if (it == known_.end()) return std::nullopt;
+  return it->second;
+}
+
+void ClockCalibrations::Remember(const std::string& key, std::pair<double, double> calibration) {
+  std::lock_guard<std::mutex> lock(mu_);
+  known_.emplace(key, calibration);
+}
+
 CaseRequest BuildCaseRequest(const Problem& problem, const PreparedCase& c) {
   CaseRequest r;
   r.name = c.spec.name;
@@ -342,7 +354,7 @@ std::optional<Failure> CaseRunner::MaybeFetch(WorkerSession& session, const Case
   const size_t k = fresh.size();
   if (k == 1) {  // the case's first large fresh call: which of the first ones count is drawn now
     const int64_t bytes = InputBytesPerCall(request) + int64_t(OutputBytesPerCall(request));
-    fetch_plan_ = PlanFetches(size_t(FreshCallsToCheck(kFreshCallsCheckedMax, bytes)),
+    fetch_plan_ = PlanFetches(size_t(FreshCallsToCheck(kFreshCallsCheckedMax, bytes, case_flops_)),
                               size_t(std::max(1, request.timing.min_samples)), OutputBytesPerCall(request),
                               problem_.limits.host_memory_mb);
   }
@@ -463,6 +475,7 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
   }
   result.work = *work;
   result.min_bytes = result.work.bytes();
+  case_flops_ = work->flops;
   result.input_variants = int(c.expected.size());
   session_.MarkOutput();
   CaseRequest request = BuildCaseRequest(problem_, c);
@@ -486,7 +499,13 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
   if (request.fresh_timed_inputs && !load_failure_) {
     session_.Retire();
     if (config_.ahead) config_.ahead->Quiesce();  // as for the timed calls: no worker starting or exiting on the GPU
-    calibration = CalibrateFresh(request);
+    const std::string key = std::to_string(config_.visible_device) + "\n" + c.spec.name + "\n" +
+                            Json(c.spec.scalars).dump() + Json(c.spec.real_scalars).dump();
+    if (config_.calibrations) calibration = config_.calibrations->Find(key);
+    if (!calibration) {
+      calibration = CalibrateFresh(request);
+      if (calibration && config_.calibrations) config_.calibrations->Remember(key, *calibration);
+    }
   }
   Outcome outcome = Request(c, request);
   if (timed && config_.timing_processes > 1 && !outcome.failure) TimeInMoreProcesses(c, request, &outcome);
@@ -572,7 +591,7 @@ void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome,
   };
   OutputJudgement j = JudgeOutputs(
       int(c.expected.size()), outcome.report, outcome.outputs,
-      [&](int v, const std::string& bytes) { return CheckOneCall(variant_case(v), c.expected.at(size_t(v)), bytes); });
+      [&](int v, const std::string& bytes) { return CheckOneCall(variant_case(v), *c.expected.at(size_t(v)), bytes); });
   // A case that failed on its first call is run again in two diagnostic modes, to say why.
   if (j.diagnose) {
     CaseRequest zero_guard = BuildCaseRequest(problem_, c);
@@ -617,8 +636,8 @@ void CaseRunner::CheckFreshCalls(const PreparedCase& c, const Outcome& outcome, 
   }
   // A draw whose answer is far smaller or larger than the published one's is not checked (as for the
   // hidden variants, check/case_preparation.h): the next one in the random order takes its place.
-  const size_t want = size_t(FreshCallsToCheck(int(order.size()), input_bytes));
-  const double published_norm = AnswerNorm(c.expected.at(0));
+  const size_t want = size_t(FreshCallsToCheck(int(order.size()), input_bytes, case_flops_));
+  const double published_norm = AnswerNorm(*c.expected.at(0));
   size_t next = 0, checked = 0;
   while (checked < want && next < order.size()) {
     std::vector<size_t> batch(order.begin() + long(next),
@@ -664,7 +683,7 @@ std::optional<CheckResult> CaseRunner::Rerun(const PreparedCase& c, const CaseRe
   if (o.failure || o.report.violation || o.report.output_calls.empty()) return std::nullopt;
   Case published = c.spec;
   published.inputs = c.variant_inputs.at(0);
-  CheckResult r = CheckOneCall(published, c.expected[0], o.outputs.substr(0, o.report.output_bytes_per_call)).first;
+  CheckResult r = CheckOneCall(published, *c.expected[0], o.outputs.substr(0, o.report.output_bytes_per_call)).first;
   if (!r.checker_error.empty()) return std::nullopt;  // says nothing about the submission
   return r;
 }

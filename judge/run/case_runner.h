@@ -6,9 +6,12 @@
 // failure, an output or a time means is a pure function of judge/rules/. What stays here is the
 // order of things: start, load, ask, rerun to diagnose, time in more processes.
 #include <atomic>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "judge/check/case_preparation.h"
 #include "judge/core/run_report.h"
@@ -21,6 +24,20 @@
 #include "judge/supervise/worker_session.h"
 
 namespace judge {
+
+// The judge's own share of a fresh call on a case (CaseRunner::CalibrateFresh: its median and
+// spread, ms), by case and GPU. It is the judge's, the machine's and the case's shape's, never the
+// submission's, so the runs of a ladder, check-problem or batch measure it once per case: each
+// measurement is half a second of the GPU's exclusive turn on the H200 at 2^26 elements.
+class ClockCalibrations {
+ public:
+  std::optional<std::pair<double, double>> Find(const std::string& key) const;
+  void Remember(const std::string& key, std::pair<double, double> calibration);
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, std::pair<double, double>> known_;
+};
 
 struct CaseRunnerConfig {
   std::string worker_program;  // the judge executable; run as `worker_program __worker`
@@ -53,6 +70,7 @@ struct CaseRunnerConfig {
   std::shared_ptr<WorkerAhead> ahead;
   // Runs judged side by side take turns on the GPU (supervise/gpu_turns.h); null: this run alone.
   std::shared_ptr<GpuTurns> turns;
+  std::shared_ptr<ClockCalibrations> calibrations;  // shared by many runs; null: each case calibrates
   // Fresh timed inputs: their seeds come from this secret, and the reference checks a few of those
   // calls after the case. Without a reference, performance cases keep the rotating variants only.
   const Reference* reference = nullptr;
@@ -130,6 +148,7 @@ class CaseRunner {
   WorkerSession trusted_;                // never loads a submission: calibrates the judge's clock
   uint64_t requests_ = 0;                // every request gets its own fresh seeds
   FetchPlan fetch_plan_;                 // the large fresh calls of the request in flight to fetch
+  double case_flops_ = 0;                // the case being run: its floating-point work a call (roofline)
   std::optional<Failure> load_failure_;  // a library that cannot load fails every case the same way
   SandboxReport protections_;
 };

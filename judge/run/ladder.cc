@@ -177,7 +177,8 @@ Expected<std::vector<LadderRung>> ClimbLadder(const RunOptions& base, const std:
   std::atomic<bool> climbed{false};
   std::jthread warming;
   if (jobs > 1 && shared.memo)
-    warming = std::jthread([&] { WarmExpectedMemo(shared, std::max(1u, std::thread::hardware_concurrency() / 4), climbed); });
+    warming =
+        std::jthread([&] { WarmExpectedMemo(shared, std::max(1u, std::thread::hardware_concurrency() / 4), climbed); });
   {
     std::vector<std::jthread> threads;
     for (size_t t = 1; t < jobs; ++t) threads.emplace_back(climb);

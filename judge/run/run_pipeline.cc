@@ -427,6 +427,7 @@ CaseRunnerConfig RunnerConfig(const RunOptions& o, const RunReport& report) {
   config.timing_processes = o.timing_processes;
   config.ahead = o.workers_ahead;
   config.turns = o.gpu_turns;
+  config.calibrations = o.clock_calibrations;
   return config;
 }
 

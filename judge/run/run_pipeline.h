@@ -20,6 +20,8 @@
 
 namespace judge {
 
+class ClockCalibrations;  // run/case_runner.h
+
 struct DeviceFacts {
   DeviceInfo info;
   Ceilings ceilings;  // measured by the judge's kernels, or cached (zeros: not measured)
@@ -52,9 +54,10 @@ struct RunOptions {
   std::string profile_case;
   uint64_t run_secret = 0;
   // Shared by the runs of one ladder or comparison (same cases, same secret); null for one run.
-  std::shared_ptr<ExpectedMemo> memo;          // seeds the hidden input variants; never sent to the worker
-  std::shared_ptr<WorkerAhead> workers_ahead;  // starts the next run's worker early; null: in line
-  std::shared_ptr<GpuTurns> gpu_turns;         // runs judged side by side take turns; null: one at a time
+  std::shared_ptr<ExpectedMemo> memo;                     // seeds the hidden input variants; never sent to the worker
+  std::shared_ptr<WorkerAhead> workers_ahead;             // starts the next run's worker early; null: in line
+  std::shared_ptr<GpuTurns> gpu_turns;                    // runs judged side by side take turns; null: one at a time
+  std::shared_ptr<ClockCalibrations> clock_calibrations;  // the judge's clock per case, measured once
   // Known from an earlier run of the same command: the device probe (a CUDA context) and the
   // ceiling lookup are skipped.
   std::shared_ptr<const DeviceFacts> known_device;

@@ -99,15 +99,15 @@ TEST_F(CasePreparation, VariantsAndMemo) {
   auto first = PrepareCase(problem, c, reference, 42, 3, &memo);
   ASSERT_TRUE(first.ok()) << first.error().message;
   ASSERT_EQ(first->expected.size(), 3u);
-  EXPECT_NE(first->expected[0].values[0][0], first->expected[1].values[0][0]);  // variants have different sums
-  EXPECT_EQ(first->variant_inputs[0].at("input").generate->seed, 1u);           // variant 0 is the published data
+  EXPECT_NE(first->expected[0]->values[0][0], first->expected[1]->values[0][0]);  // variants have different sums
+  EXPECT_EQ(first->variant_inputs[0].at("input").generate->seed, 1u);             // variant 0 is the published data
   EXPECT_EQ(memo.size(), 3u);
   auto again = PrepareCase(problem, c, reference, 42, 3, &memo);
-  EXPECT_EQ(memo.size(), 3u);  // served from the memo
-  EXPECT_EQ(again->expected[1].values, first->expected[1].values);
+  EXPECT_EQ(memo.size(), 3u);                         // served from the memo
+  EXPECT_EQ(again->expected[1], first->expected[1]);  // the same answer, shared, not copied
   auto other_run = PrepareCase(problem, c, reference, 43, 3, &memo);
-  EXPECT_EQ(other_run->expected[0].values, first->expected[0].values);
-  EXPECT_NE(other_run->expected[1].values, first->expected[1].values);  // another secret, other hidden variants
+  EXPECT_EQ(other_run->expected[0]->values, first->expected[0]->values);
+  EXPECT_NE(other_run->expected[1]->values, first->expected[1]->values);  // another secret, other hidden variants
   Case literal = c;
   literal.scalars = {{"N", 2}};
   literal.inputs["input"] = InputSpec{std::vector<double>{1, 2}, std::nullopt};
@@ -153,7 +153,7 @@ TEST_F(CasePreparation, RunsSideBySideComputeACaseOnce) {
   auto ra = a.get(), rb = b.get();
   ASSERT_TRUE(ra.ok() && rb.ok());
   EXPECT_EQ(computed.load(), 1);
-  EXPECT_EQ(ra->values, rb->values);
+  EXPECT_EQ(*ra, *rb);  // one answer, shared
   // A failed computation is not remembered: the next asker computes again.
   auto failed = memo.FindOrCompute("bad", [&]() -> Expected<ExpectedOutputs> {
     ++computed;
@@ -203,10 +203,10 @@ TEST_F(CasePreparation, HiddenVariantsAreAboutAsLargeAsThePublishedOne) {
     auto prepared = PrepareCase(problem, c, reference, secret, 3, nullptr);
     ASSERT_TRUE(prepared.ok()) << prepared.error().message;
     ASSERT_EQ(prepared->expected.size(), 3u);
-    const double published = std::fabs(prepared->expected[0].values[0][0]);
+    const double published = std::fabs(prepared->expected[0]->values[0][0]);
     ASSERT_GT(published, 0);
     for (int k = 1; k < 3; ++k) {
-      const double hidden = std::fabs(prepared->expected[size_t(k)].values[0][0]);
+      const double hidden = std::fabs(prepared->expected[size_t(k)]->values[0][0]);
       EXPECT_GE(hidden, published / kVariantMagnitudeRatio) << "secret " << secret << " variant " << k;
       EXPECT_LE(hidden, published * kVariantMagnitudeRatio) << "secret " << secret << " variant " << k;
       uint64_t seed = prepared->variant_inputs[size_t(k)].at("input").generate->seed;

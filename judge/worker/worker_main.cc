@@ -145,8 +145,8 @@ class Worker : public CaseChannel {
     if (!m->slot) return nullptr;
     const size_t slot = size_t(*m->slot);
     if (slot > kept_.size())
-      return MakeError(ErrorCode::kProtocol, "fetch names slot " + std::to_string(slot) + " with " +
-                                                 std::to_string(kept_.size()) + " kept");
+      return MakeError(ErrorCode::kProtocol,
+                       "fetch names slot " + std::to_string(slot) + " with " + std::to_string(kept_.size()) + " kept");
     if (slot == kept_.size()) kept_.emplace_back();
     kept_[slot].first = call;
     kept_[slot].second.clear();

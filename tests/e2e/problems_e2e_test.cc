@@ -76,7 +76,8 @@ TEST(CheckProblem, SamplesJudgedSideBySideKeepTheirVerdictsAndOrder) {
       {"check-problem", "compact", "--device", "host", "--root", Fixtures(), "--side-by-side", "2", "-v"}, 600);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(Has(r.output, "judging the samples 2 at a time")) << r.output;
-  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(expected outputs of \d+ cases prepared ahead in [0-9.]+ s \([1-9]\d* in the memo\))")))
+  EXPECT_TRUE(std::regex_search(
+      r.output, std::regex(R"(expected outputs of \d+ cases prepared ahead in [0-9.]+ s \([1-9]\d* in the memo\))")))
       << r.output;
   const size_t a = r.output.find("ok    sample 00_in_order.cc: AC (expected AC)");
   const size_t b = r.output.find("ok    sample 01_reversed.cc: AC (expected AC)");
