@@ -256,7 +256,8 @@ Expected<Message> DecodeHeader(MessageKind kind, Frame& frame) {
     case MessageKind::kProgress: {
       std::string name = Field<std::string>(h, "stage");
       std::optional<ProgressStage> stage;
-      for (ProgressStage s : {ProgressStage::kReady, ProgressStage::kCall, ProgressStage::kAwaitCall})
+      for (ProgressStage s :
+           {ProgressStage::kReady, ProgressStage::kCall, ProgressStage::kAwaitCall, ProgressStage::kSampled})
         if (name == ProgressStageName(s)) stage = s;
       if (!stage) return MakeError(ErrorCode::kProtocol, "unknown progress stage \"" + name + "\"");
       int calls = Field<int>(h, "calls");
@@ -374,6 +375,7 @@ std::string_view ProgressStageName(ProgressStage stage) {
     case ProgressStage::kReady: return "ready";
     case ProgressStage::kCall: return "call";
     case ProgressStage::kAwaitCall: return "await_call";
+    case ProgressStage::kSampled: return "sampled";
   }
   return "call";
 }

@@ -177,8 +177,9 @@ struct SandboxedMessage {  // sent before dlopen, so the layers are known even i
 struct LoadedMessage {  // dlopen returned; the layers closed after it (code_seal.h, no_new_code)
   SandboxReport protections;
 };
-// inputs are on the device | a call of solve() returned | waiting for the seeds of a fresh call
-enum class ProgressStage { kReady, kCall, kAwaitCall };
+// inputs are on the device | a call of solve() returned | waiting for the seeds of a fresh call |
+// the timed calls are over (only case_done follows: the judge may hand the GPU to another run)
+enum class ProgressStage { kReady, kCall, kAwaitCall, kSampled };
 std::string_view ProgressStageName(ProgressStage stage);  // the wire's "stage"
 struct ProgressMessage {
   ProgressStage stage = ProgressStage::kCall;

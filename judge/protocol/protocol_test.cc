@@ -204,6 +204,8 @@ TEST(Messages, EveryKindRoundTripsWithItsFields) {
   EXPECT_EQ(pr.stage, ProgressStage::kReady);
   pr = RoundTrip<ProgressMessage>(ProgressMessage{ProgressStage::kAwaitCall, 7, {}});
   EXPECT_EQ(pr.stage, ProgressStage::kAwaitCall);
+  EXPECT_EQ(RoundTrip<ProgressMessage>(ProgressMessage{ProgressStage::kSampled, 40, {}}).stage,
+            ProgressStage::kSampled);
   EXPECT_EQ(pr.calls, 7);
   pr = RoundTrip<ProgressMessage>(ProgressMessage{ProgressStage::kCall, 8, std::string("\x01\x02\x03\x04", 4)});
   EXPECT_EQ(pr.outputs, std::string("\x01\x02\x03\x04", 4));  // a fresh call's outputs, in the blob

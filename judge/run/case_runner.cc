@@ -266,7 +266,8 @@ std::optional<Failure> CaseRunner::Load() {
   return load_failure_;
 }
 
-CaseRunner::Outcome CaseRunner::Request(const PreparedCase& c, const CaseRequest& request) {
+CaseRunner::Outcome CaseRunner::Request(const PreparedCase& c, const CaseRequest& request,
+                                        const std::function<void()>& on_sampled) {
   if (auto f = EnsureWorker()) {
     Outcome out;
     out.failure = f;
@@ -274,10 +275,11 @@ CaseRunner::Outcome CaseRunner::Request(const PreparedCase& c, const CaseRequest
   }
   // Timed work waits until the judge's own workers, starting or exiting, have left the GPU.
   if (config_.ahead && c.spec.IsPerformance()) config_.ahead->Quiesce();
-  return Exchange(session_, request, /*submission_loaded=*/true);
+  return Exchange(session_, request, /*submission_loaded=*/true, on_sampled);
 }
 
-CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseRequest& request, bool submission_loaded) {
+CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseRequest& request, bool submission_loaded,
+                                         const std::function<void()>& on_sampled) {
   Outcome out;
   auto fail = [&](Failure f) {
     out.failure = f;
@@ -287,9 +289,10 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
   const uint64_t request_id = ++requests_;
   if (auto gone = session.Send(request))
     return fail(WorkerEnded(*gone, "before the case started", problem_.limits, submission_loaded));
-  bool ready = false;
+  bool ready = false, sampled = false;
   int calls = 0;
-  std::optional<Clock::time_point> clock_started;  // the judge's clock, for the fresh call in flight
+  bool clock_started = false;  // the judge's clock, for the fresh call in flight, since clock_start
+  Clock::time_point clock_start;
   const Limits& limits = problem_.limits;
   const size_t per_call = OutputBytesPerCall(request);
   for (;;) {
@@ -304,19 +307,28 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
           limits, submission_loaded));
     if (auto* progress = std::get_if<ProgressMessage>(&*heard.message)) {
       ready = true;
+      if (sampled) return fail(Tampered("progress came after the timed calls were said over"));
+      if (progress->stage == ProgressStage::kSampled) {
+        if (clock_started || progress->calls != calls)
+          return fail(Tampered("the timed calls were said over out of turn"));
+        sampled = true;
+        if (on_sampled) on_sampled();
+        continue;
+      }
       if (progress->stage == ProgressStage::kAwaitCall) {
         if (!request.fresh_timed_inputs || progress->calls != calls || clock_started)
           return fail(Tampered("a fresh call was asked for out of turn"));
         CallMessage call{calls, FreshSeeds(config_.run_secret, request.name, request_id, calls, request)};
         out.fresh.push_back(FreshCall{calls, call.seeds, 0, {}, std::nullopt});
-        clock_started = Clock::now();
+        clock_started = true;
+        clock_start = Clock::now();
         if (auto gone = session.Send(call))
           return fail(WorkerEnded(*gone, "before call " + std::to_string(calls + 1), limits, submission_loaded));
         continue;
       }
       if (clock_started) {  // the fresh call in flight is done: its outputs stop the judge's clock
-        out.fresh.back().judge_ms = std::chrono::duration<double, std::milli>(Clock::now() - *clock_started).count();
-        clock_started.reset();
+        out.fresh.back().judge_ms = std::chrono::duration<double, std::milli>(Clock::now() - clock_start).count();
+        clock_started = false;
         calls = progress->calls;
         if (per_call > kSmallOutputBytesPerCall) {
           if (!progress->digest || !progress->outputs.empty())
@@ -507,12 +519,19 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
       if (calibration && config_.calibrations) config_.calibrations->Remember(key, *calibration);
     }
   }
-  Outcome outcome = Request(c, request);
-  if (timed && config_.timing_processes > 1 && !outcome.failure) TimeInMoreProcesses(c, request, &outcome);
-  if (timed) {  // released first: a thread holds one turn at a time
+  // Released first (a thread holds one turn at a time), once the timed calls are over: the last
+  // outputs' trip through the pipe is host work, in a shared turn. More timing processes follow
+  // the first one's, in the same exclusive turn.
+  bool exclusive = timed;
+  auto leave_exclusive = [&] {
+    if (!exclusive) return;
+    exclusive = false;
     turn.Release();
     turn = GpuTurns::Shared(config_.turns.get());
-  }
+  };
+  Outcome outcome = Request(c, request, config_.timing_processes > 1 ? std::function<void()>() : leave_exclusive);
+  if (timed && config_.timing_processes > 1 && !outcome.failure) TimeInMoreProcesses(c, request, &outcome);
+  leave_exclusive();
   if (auto f = CollectKept(session_, request, &outcome)) {  // off the exclusive turn: a pipe's work
     session_.Kill();
     outcome.failure = f;

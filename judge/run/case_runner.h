@@ -6,6 +6,7 @@
 // failure, an output or a time means is a pure function of judge/rules/. What stays here is the
 // order of things: start, load, ask, rerun to diagnose, time in more processes.
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -113,9 +114,11 @@ class CaseRunner {
   std::optional<Failure> EnsureWorker();
   std::optional<Failure> Load();
   Status CopyLibrary() const;  // into the worker's folder
-  Outcome Request(const PreparedCase& c, const CaseRequest& request);
+  // `on_sampled` runs when the worker says the timed calls are over (before its case_done).
+  Outcome Request(const PreparedCase& c, const CaseRequest& request, const std::function<void()>& on_sampled = {});
   // Talks `request` through with the worker of `session` (the submission's, or the trusted one).
-  Outcome Exchange(WorkerSession& session, const CaseRequest& request, bool submission_loaded);
+  Outcome Exchange(WorkerSession& session, const CaseRequest& request, bool submission_loaded,
+                   const std::function<void()>& on_sampled = {});
   // The judge's clock on the same case with an empty solve() in a worker that never loaded a
   // submission: the judge's own share of a fresh call (median, ms), and its spread; nullopt when
   // that worker failed (then the case's judge-clock check is skipped, and the report says so).

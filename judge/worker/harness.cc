@@ -421,6 +421,9 @@ std::variant<CaseOutput, CaseFault> CaseHarness::Run(const CaseRequest& request)
     if (auto st = Sample(CallKind::kHot, &next, &out); !st) return fail(st);
     if (out.report.violation) return out;
   }
+  // Said before the last outputs are copied and sent: a large case_done takes the pipe a third of
+  // a second per 256 MiB, time the judge can give another run's timed calls.
+  channel_.Progress(ProgressMessage{ProgressStage::kSampled, int(out.report.calls.size()), {}, std::nullopt});
   // The last call's output is always kept, even for large outputs (a fresh call's went with it).
   int last = int(out.report.calls.size()) - 1;
   if (!out.report.calls.back().fresh && (out.report.output_calls.empty() || out.report.output_calls.back() != last)) {
