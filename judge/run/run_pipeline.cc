@@ -374,6 +374,8 @@ void WarmExpectedMemo(const RunOptions& o, unsigned workers, const std::atomic<b
   auto start = std::chrono::steady_clock::now();
   ParallelFor(cases->size(), workers, [&](size_t i) {
     if (stop.load() || (o.interrupted && o.interrupted->load())) return;
+    // At the prefetcher's priority, for its reason: a runner timing a call must wake at once.
+    (void)::setpriority(PRIO_PROCESS, pid_t(::syscall(SYS_gettid)), kPrepareAheadNice);
     (void)PrepareCase(*problem, (*cases)[i], *reference, o.run_secret, problem->input_variants, o.memo.get());
   });
   spdlog::debug("expected outputs of {} cases prepared ahead in {:.3f} s ({} in the memo)", cases->size(),
