@@ -10,7 +10,9 @@
 
 #include <cstdio>
 #include <regex>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "tests/judge_cli.h"
 
@@ -158,6 +160,20 @@ TEST(Problems, AnInoutBufferGetsFreshTimedInputsWhenItsOutputsAreLarge) {
   // 4 MiB of outputs a call: every timed call had inputs of its own (variant -1), and a draw of
   // them was fetched after the call and checked.
   for (const auto& v : (*c)["timing"]["samples"]["variant"]) EXPECT_EQ(v, -1);
+  EXPECT_GE((*c)["calls_checked"].get<int>(), 3);
+}
+
+// Timed in two worker processes, each one's kept outputs are collected before it exits: calls of
+// both are checked, and the case is right.
+TEST(Problems, LargeOutputsKeptInEachTimingProcessAreChecked) {
+  JudgeRun r = RunJudge({"run", Fixtures() + "/submissions/scale_inplace/host/00_correct.cc", "--device", "host",
+                         "--root", Fixtures(), "--cases", "perf_1m", "--timing-processes", "2", "-q"});
+  ASSERT_TRUE(r.report.is_object()) << r.output;
+  EXPECT_EQ(r.report["verdict"], "AC") << r.output;
+  const Json* c = r.Case("perf_1m");
+  ASSERT_NE(c, nullptr);
+  std::vector<int> process = (*c)["timing"]["samples"]["process"].get<std::vector<int>>();
+  EXPECT_EQ(std::set<int>(process.begin(), process.end()), (std::set<int>{0, 1}));
   EXPECT_GE((*c)["calls_checked"].get<int>(), 3);
 }
 
