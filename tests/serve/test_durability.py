@@ -5,6 +5,7 @@
 grades, then restarted on the same --data. Every submission a client got an id for must end done,
 with exactly one result, and status polls must be answered in under 50 ms at the 99th percentile
 while the backlog is graded. usage: test_durability.py JUDGE_BINARY SOURCE_DIR"""
+import http.client
 import os
 import random
 import shutil
@@ -39,7 +40,9 @@ def main():
             source, expect = SOURCES[(k + sent) % len(SOURCES)]
             try:
                 status, answer = su.submit(url["now"], tokens[k], source, timeout=10)
-            except OSError:  # the service is down (killed): try again, as a student's client would
+            # The service is down (killed), or was killed while answering (the answer cut short: an
+            # HTTPException such as IncompleteRead, not an OSError): try again, as a student's client would.
+            except (OSError, http.client.HTTPException):
                 time.sleep(0.2)
                 continue
             if status == 202:
