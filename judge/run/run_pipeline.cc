@@ -8,10 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <deque>
 #include <filesystem>
 #include <functional>
-#include <future>
 #include <optional>
 
 #include <spdlog/spdlog.h>
@@ -24,6 +22,7 @@
 #include "judge/measure/ceiling_cache.h"
 #include "judge/problem/problem.h"
 #include "judge/rules/run_verdict.h"
+#include "judge/run/case_prefetcher.h"
 #include "judge/run/case_runner.h"
 #include "judge/run/hidden_size.h"
 #include "judge/run/profile_run.h"
@@ -206,42 +205,6 @@ Status ValidateSubmissionPath(const std::string& path) {
   return Status::Ok();
 }
 
-// Preparing a case (its input variants and their expected outputs) is up to a second of host work
-// at N = 1e8; it runs kPrepareAhead cases ahead, on other threads, while the GPU works on the
-// current one (two: a short case before a large one would hide too little).
-constexpr size_t kPrepareAhead = 2;
-
-constexpr int kPrepareAheadNice = 10;
-
-class CasePrefetcher {
- public:
-  using Prepare = std::function<Expected<PreparedCase>(size_t)>;
-  explicit CasePrefetcher(Prepare prepare) : prepare_(std::move(prepare)) {}
-  void Start(size_t index) {
-    for (const auto& p : pending_)
-      if (p.first == index) return;
-    // Ahead of its case, at a lower priority (inherited by its threads and the reference's child
-    // processes): the judge's own thread must wake at once when a timed call's outputs arrive, as
-    // its clock times the call (judge/rules/case_timing.h).
-    pending_.emplace_back(index, std::async(std::launch::async, [this, index] {
-                            (void)::setpriority(PRIO_PROCESS, pid_t(::syscall(SYS_gettid)), kPrepareAheadNice);
-                            return prepare_(index);
-                          }));
-  }
-  Expected<PreparedCase> Take(size_t index) {
-    // Cases prepared ahead but not run (skipped twins) finish first: a future's end is its wait.
-    while (!pending_.empty() && pending_.front().first < index) pending_.pop_front();
-    if (pending_.empty() || pending_.front().first != index) return prepare_(index);
-    auto prepared = pending_.front().second.get();
-    pending_.pop_front();
-    return prepared;
-  }
-
- private:
-  Prepare prepare_;
-  std::deque<std::pair<size_t, std::future<Expected<PreparedCase>>>> pending_;
-};
-
 // Judges every case; keeps the small prepared cases for the sanitizer pass.
 // Whether `c` is the case --profile asks for (its prepared inputs are kept for the profiled call).
 bool WantsProfile(const RunOptions& o, const Case& c, const std::optional<PreparedCase>& kept) {
@@ -273,11 +236,7 @@ void RunCases(const RunOptions& o, const Problem& problem, const std::vector<Cas
     }
     CaseResult result;
     auto prepare_start = std::chrono::steady_clock::now();
-    // Made here when not ahead: heavy host work, which a timed case of another run must not share.
-    auto prepared = [&] {
-      GpuTurns::Turn turn = GpuTurns::Shared(o.gpu_turns.get());
-      return prefetch.Take(i);
-    }();
+    auto prepared = prefetch.Take(i, o.gpu_turns.get());
     double prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - prepare_start).count();
     for (size_t next = i + 1, started = 0; next < cases.size() && started < kPrepareAhead; ++next)
       if (!skipped(next)) {

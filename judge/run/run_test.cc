@@ -17,6 +17,7 @@
 #include "judge/measure/timing_audit.h"
 #include "judge/problem/sample_header.h"
 #include "judge/rules/run_verdict.h"
+#include "judge/run/case_prefetcher.h"
 #include "judge/run/check_problem.h"
 #include "judge/run/hidden_size.h"
 #include "judge/run/ladder.h"
@@ -116,6 +117,61 @@ TEST_F(CasePreparation, VariantsAndMemo) {
 
 // The memo's budget: a sixth of the memory available, never less than 2 GiB; past it, answers are
 // not remembered (and the next asker computes again) while the first ones in stay.
+// A case prepared ahead is only waited for: no shared turn, which would queue its run behind every
+// exclusive turn wanted. One prepared on the spot is heavy host work and waits for a shared turn.
+TEST(CasePrefetcher, OnlyACasePreparedOnTheSpotWaitsForASharedTurn) {
+  std::atomic<int> prepared_on_other_threads{0};
+  const auto taker = std::this_thread::get_id();
+  CasePrefetcher prefetch([&](size_t i) -> Expected<PreparedCase> {
+    if (std::this_thread::get_id() != taker) ++prepared_on_other_threads;
+    PreparedCase c;
+    c.spec.name = "case" + std::to_string(i);
+    return c;
+  });
+  GpuTurns turns;
+  prefetch.Start(0);
+  auto held = turns.Exclusive();  // another run's timed case
+  auto ahead = std::async(std::launch::async, [&] { return prefetch.Take(0, &turns); });
+  ASSERT_EQ(ahead.wait_for(std::chrono::seconds(10)), std::future_status::ready)
+      << "a case prepared ahead waited for a turn";
+  auto first = ahead.get();
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->spec.name, "case0");
+  EXPECT_EQ(prepared_on_other_threads.load(), 1);
+
+  auto on_the_spot = std::async(std::launch::async, [&] { return prefetch.Take(1, &turns); });
+  EXPECT_EQ(on_the_spot.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout)
+      << "a case prepared on the spot did not wait for the exclusive turn to end";
+  held.Release();
+  ASSERT_EQ(on_the_spot.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  auto second = on_the_spot.get();
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->spec.name, "case1");
+  EXPECT_EQ(prepared_on_other_threads.load(), 2);  // the async taker's own thread prepared it
+}
+
+// Cases started ahead but skipped (twins not needed) are dropped, and a case never started is made
+// on the spot.
+TEST(CasePrefetcher, SkippedCasesAreDroppedAndOthersMadeOnTheSpot) {
+  std::atomic<int> calls{0};
+  CasePrefetcher prefetch([&](size_t i) -> Expected<PreparedCase> {
+    ++calls;
+    PreparedCase c;
+    c.spec.name = "case" + std::to_string(i);
+    return c;
+  });
+  prefetch.Start(1);
+  prefetch.Start(2);
+  prefetch.Start(2);  // once
+  auto third = prefetch.Take(2);
+  ASSERT_TRUE(third);
+  EXPECT_EQ(third->spec.name, "case2");
+  auto fourth = prefetch.Take(3);
+  ASSERT_TRUE(fourth);
+  EXPECT_EQ(fourth->spec.name, "case3");
+  EXPECT_EQ(calls.load(), 3);
+}
+
 TEST(ExpectedMemoBudget, IsAShareOfTheHostWithAFloor) {
   EXPECT_EQ(ExpectedMemoBudget(int64_t(120) << 30), (size_t(20) << 30) / sizeof(double));
   EXPECT_EQ(ExpectedMemoBudget(int64_t(4) << 30), kExpectedMemoValues);
