@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "judge/run/case_prefetcher.h"
 
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+#include "judge/util/parallel.h"
 
 namespace judge {
 
@@ -11,7 +9,7 @@ void CasePrefetcher::Start(size_t index) {
   for (const auto& p : pending_)
     if (p.first == index) return;
   pending_.emplace_back(index, std::async(std::launch::async, [this, index] {
-                          (void)::setpriority(PRIO_PROCESS, pid_t(::syscall(SYS_gettid)), kPrepareAheadNice);
+                          LowerThreadPriority(kBesideTimingNice);
                           return prepare_(index);
                         }));
 }

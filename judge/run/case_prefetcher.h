@@ -18,16 +18,11 @@ namespace judge {
 // Two cases ahead: a short case before a large one would hide too little.
 inline constexpr size_t kPrepareAhead = 2;
 
-// The niceness of host work done ahead of its case (inherited by its threads and the reference's
-// child processes): a runner's own thread must wake at once when a timed call's outputs arrive, as
-// its clock times the call (judge/rules/case_timing.h).
-inline constexpr int kPrepareAheadNice = 10;
-
 class CasePrefetcher {
  public:
   using Prepare = std::function<Expected<PreparedCase>(size_t)>;
   explicit CasePrefetcher(Prepare prepare) : prepare_(std::move(prepare)) {}
-  // Starts preparing case `index` on its own thread (once).
+  // Starts preparing case `index` on its own thread (once), at kBesideTimingNice.
   void Start(size_t index);
   // Case `index`, prepared ahead or now. Made now, it is heavy host work, which a timed case of
   // another run must not share: it is done in a shared turn of `turns` (null: no turns). Made

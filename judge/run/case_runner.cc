@@ -519,28 +519,31 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
       if (calibration && config_.calibrations) config_.calibrations->Remember(key, *calibration);
     }
   }
-  // Released first (a thread holds one turn at a time), once the timed calls are over: the last
-  // outputs' trip through the pipe is host work, in a shared turn. More timing processes follow
-  // the first one's, in the same exclusive turn.
+  // The GPU is the next run's once the timed calls are over (more timing processes follow the first
+  // one's in the same exclusive turn). What a timed case has left is host work - the kept outputs'
+  // trip through the pipe, their checks, the fresh calls' references - which runs in no turn, at
+  // the priority of work prepared ahead (BesideTimedCalls); its GPU work takes a shared turn.
   bool exclusive = timed;
   auto leave_exclusive = [&] {
     if (!exclusive) return;
     exclusive = false;
     turn.Release();
-    turn = GpuTurns::Shared(config_.turns.get());
   };
   Outcome outcome = Request(c, request, config_.timing_processes > 1 ? std::function<void()>() : leave_exclusive);
   if (timed && config_.timing_processes > 1 && !outcome.failure) TimeInMoreProcesses(c, request, &outcome);
   leave_exclusive();
-  if (auto f = CollectKept(session_, request, &outcome)) {  // off the exclusive turn: a pipe's work
+  std::optional<Failure> kept_failure;
+  BesideTimedCalls(timed, [&] { kept_failure = CollectKept(session_, request, &outcome); });
+  if (kept_failure) {
+    GpuTurns::Turn exit_turn = SharedTurnIf(timed);  // its CUDA context ends
     session_.Kill();
-    outcome.failure = f;
+    outcome.failure = kept_failure;
   }
   if (outcome.failure) {
     result.verdict = outcome.failure->verdict;
     result.detail = outcome.failure->detail;
   } else {
-    Judge(c, outcome, calibration, result);
+    Judge(c, outcome, calibration, timed, result);
   }
   Printed printed = session_.TakeOutput();
   result.worker_stdout = std::move(printed.out);
@@ -591,8 +594,21 @@ bool CaseRunner::WantsFreshInputs(const PreparedCase& c) const {
   return true;
 }
 
+GpuTurns::Turn CaseRunner::SharedTurnIf(bool needed) {
+  return needed ? GpuTurns::Shared(config_.turns.get()) : GpuTurns::Turn();
+}
+
+template <typename F>
+void CaseRunner::BesideTimedCalls(bool apart, F work) {
+  // Only beside other runs: a run alone keeps its own thread (and the judge its priority).
+  if (apart && config_.turns)
+    RunAtNice(kBesideTimingNice, work);
+  else
+    work();
+}
+
 void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome,
-                       const std::optional<std::pair<double, double>>& calibration, CaseResult& result) {
+                       const std::optional<std::pair<double, double>>& calibration, bool timed, CaseResult& result) {
   TimingContext timing{config_.window_correction_ms, config_.single_call, config_.plausible_gbps,
                        config_.plausible_basis,      JudgeClock{},        config_.ceilings};
   for (const FreshCall& f : outcome.fresh) timing.judge_clock.call_ms[f.call] = f.judge_ms;
@@ -608,11 +624,16 @@ void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome,
     variant.inputs = c.variant_inputs.at(size_t(v));
     return variant;
   };
-  OutputJudgement j = JudgeOutputs(
-      int(c.expected.size()), outcome.report, outcome.outputs,
-      [&](int v, const std::string& bytes) { return CheckOneCall(variant_case(v), *c.expected.at(size_t(v)), bytes); });
-  // A case that failed on its first call is run again in two diagnostic modes, to say why.
+  OutputJudgement j;
+  BesideTimedCalls(timed, [&] {
+    j = JudgeOutputs(int(c.expected.size()), outcome.report, outcome.outputs, [&](int v, const std::string& bytes) {
+      return CheckOneCall(variant_case(v), *c.expected.at(size_t(v)), bytes);
+    });
+  });
+  // A case that failed on its first call is run again in two diagnostic modes, to say why: GPU work,
+  // on this thread (a worker it starts dies with the thread that started it).
   if (j.diagnose) {
+    GpuTurns::Turn rerun_turn = SharedTurnIf(timed);
     CaseRequest zero_guard = BuildCaseRequest(problem_, c);
     zero_guard.diagnostic = true;
     zero_guard.guard_nan = false;
@@ -629,7 +650,7 @@ void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome,
   result.timed_check = j.timed_check;
   result.calls_checked = j.calls_checked;
   result.deterministic = j.deterministic;
-  if (result.verdict == Verdict::kAccepted) CheckFreshCalls(c, outcome, result);
+  if (result.verdict == Verdict::kAccepted) BesideTimedCalls(timed, [&] { CheckFreshCalls(c, outcome, result); });
 }
 
 // Fresh calls drawn from the run secret after the case (FreshCallsToCheck says how many), so the

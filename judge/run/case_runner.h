@@ -136,8 +136,15 @@ class CaseRunner {
   // checker for "reference": a child process of the reference, on the case's inputs made again).
   std::pair<CheckResult, std::string> CheckOneCall(const Case& inputs, const ExpectedOutputs& expected,
                                                    const std::string& bytes) const;
+  // `timed`: the case's timed calls were just made, and the runner holds no turn (RunCase).
   void Judge(const PreparedCase& c, const Outcome& outcome, const std::optional<std::pair<double, double>>& calibration,
-             CaseResult& result);
+             bool timed, CaseResult& result);
+  // Host work after a timed case, beside other runs' timed calls: on a thread at kBesideTimingNice
+  // when `apart` and runs take turns, else here. It must start no worker.
+  template <typename F>
+  void BesideTimedCalls(bool apart, F work);
+  // A shared turn when `needed` (GPU work where the runner holds no turn), else an empty one.
+  GpuTurns::Turn SharedTurnIf(bool needed);
   bool WantsFreshInputs(const PreparedCase& c) const;
   // One diagnostic call in another mode; nullopt when it did not even run cleanly.
   std::optional<CheckResult> Rerun(const PreparedCase& c, const CaseRequest& request);

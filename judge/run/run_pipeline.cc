@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "judge/run/run_pipeline.h"
 
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -334,7 +330,7 @@ void WarmExpectedMemo(const RunOptions& o, unsigned workers, const std::atomic<b
   ParallelFor(cases->size(), workers, [&](size_t i) {
     if (stop.load() || (o.interrupted && o.interrupted->load())) return;
     // At the prefetcher's priority, for its reason: a runner timing a call must wake at once.
-    (void)::setpriority(PRIO_PROCESS, pid_t(::syscall(SYS_gettid)), kPrepareAheadNice);
+    LowerThreadPriority(kBesideTimingNice);
     (void)PrepareCase(*problem, (*cases)[i], *reference, o.run_secret, problem->input_variants, o.memo.get());
   });
   spdlog::debug("expected outputs of {} cases prepared ahead in {:.3f} s ({} in the memo)", cases->size(),

@@ -5,10 +5,15 @@
 // run on one core while a GPU runner waits for them. Each chunk's result is kept apart and handed
 // back in index order, so a caller that merges them in that order gets the bits a single pass
 // would give.
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <future>
 #include <thread>
 #include <vector>
 
@@ -62,6 +67,29 @@ inline void ParallelCopy(void* dst, const void* src, size_t bytes) {
   ParallelChunks(int64_t(bytes), [&](unsigned, int64_t b, int64_t e) {
     std::memcpy(static_cast<char*>(dst) + b, static_cast<const char*>(src) + b, size_t(e - b));
   });
+}
+
+// Host work beside another run's timed calls (cases prepared ahead, the checks after a timed case)
+// runs at this niceness, with the threads and processes it starts: a runner's own thread must wake
+// at once when a timed call's outputs arrive, as its clock times the call (rules/case_timing.h).
+// With 2 cores saturated by nice-10 memory-bound work, a nice-0 pipe round trip's fastest figure
+// rose by ~2 us and its 99th percentile not at all; at nice 0 the 99th became 2-6 ms
+// (docs/results/cpu-2026-12-05-nice-latency/).
+inline constexpr int kBesideTimingNice = 10;
+
+// Linux keeps a nice value per thread, and what the thread starts inherits it. Raising it back takes
+// a privilege: for a thread that ends with its work.
+inline void LowerThreadPriority(int nice) { (void)::setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), nice); }
+
+// Runs `work` on a thread of its own at `nice` and waits for it; the calling thread keeps its
+// priority. Not for work that starts a process meant to outlive it: a child dying with its parent
+// (PR_SET_PDEATHSIG) dies with that thread.
+template <typename F>
+void RunAtNice(int nice, F work) {
+  std::async(std::launch::async, [&] {
+    LowerThreadPriority(nice);
+    work();
+  }).get();
 }
 
 }  // namespace judge

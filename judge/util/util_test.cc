@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -243,6 +245,27 @@ TEST(ParallelFor, RunsEveryIndexOnceOnSeveralThreads) {
   int runs = 0;
   ParallelFor(0, 4, [&](size_t) { ++runs; });
   EXPECT_EQ(runs, 0);
+}
+
+// The work runs on a thread of its own at the lower priority, and so does a process it starts; the
+// calling thread keeps its own.
+TEST(RunAtNice, LowersOnlyTheWorksThreadAndWhatItStarts) {
+  auto nice_of_this_thread = [] { return ::getpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid))); };
+  const int before = nice_of_this_thread();
+  const int wanted = std::max(before, kBesideTimingNice);  // unprivileged, a thread cannot go back up
+  int inside = -100;
+  std::thread::id worker;
+  std::string child;
+  RunAtNice(wanted, [&] {
+    inside = nice_of_this_thread();
+    worker = std::this_thread::get_id();
+    auto r = RunProcess({"/bin/sh", "-c", "cut -d' ' -f19 /proc/self/stat"}, {});
+    if (r) child = r->output;
+  });
+  EXPECT_EQ(inside, wanted);
+  EXPECT_NE(worker, std::this_thread::get_id());
+  EXPECT_EQ(child, std::to_string(wanted) + "\n");
+  EXPECT_EQ(nice_of_this_thread(), before);
 }
 
 TEST(Fs, AtomicWriteLeavesNoTemporaries) {
