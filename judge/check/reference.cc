@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "judge/check/reference.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -19,6 +18,7 @@
 #include <mutex>
 #include <thread>
 
+#include "judge/build/elf_symbols.h"
 #include "judge/check/reference_job.h"
 #include "judge/testcase/generate.h"
 #include "judge/util/parallel.h"
@@ -45,21 +45,24 @@ Expected<Reference> Reference::Load(const Problem& problem, CompileCache& cache,
   std::vector<std::string> flags = {"-I" + abi_dir};
   if (precision == ReferencePrecision::kLongDouble) flags.push_back("-DJUDGE_REAL=long double");
   HostCompiler compiler(flags);
-  // The problem author's code, loaded into the judge itself: confining its compile would protect
-  // nothing, and it may include files next to it.
+  // The problem author's trusted code, run unconfined by judge-reference: confining its compile
+  // would protect nothing, and it may include files next to it.
   CompileCache trusted(cache.dir(), CompileSandboxPolicy(false, "the problem's trusted reference"));
   auto built = trusted.Build(compiler, problem.reference_source, "host", problem.limits.compile_seconds);
   if (!built) return built.error();
   if (!built->ok)
     return MakeError(ErrorCode::kInternal,
                      "the reference " + problem.reference_source + " does not compile:\n" + built->log);
-  // Loaded here too, for its symbols' sake: a missing entry point is said when the problem loads.
-  void* handle = ::dlopen(built->library_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) return MakeError(ErrorCode::kInternal, std::string("cannot load the reference: ") + ::dlerror());
-  void* fn = ::dlsym(handle, "judge_reference");
-  if (!fn)
+  // Its exports read from the file, not loaded: a missing entry point is said when the problem
+  // loads, and none of the reference's code (its static constructors) runs in the judge.
+  auto exported = ReadExportedFunctions(built->library_path);
+  if (!exported)
+    return MakeError(ErrorCode::kInternal, "cannot read the reference's symbols: " + exported.error().message);
+  auto exports = [&](const std::string& name) {
+    return std::find(exported->begin(), exported->end(), name) != exported->end();
+  };
+  if (!exports("judge_reference"))
     return MakeError(ErrorCode::kInternal, problem.reference_source + " does not define extern \"C\" judge_reference");
-  (void)fn;
   Reference ref;
   ref.library_ = built->library_path;
   ref.program_ = ReferenceProgram();
@@ -69,7 +72,7 @@ Expected<Reference> Reference::Load(const Problem& problem, CompileCache& cache,
                      "installed beside the judge (cmake --build, cmake --install); or set JUDGE_REFERENCE_PROGRAM "
                      "to its path");
   if (problem.check.kind == CheckKind::kReference) {
-    ref.has_check_ = ::dlsym(handle, "judge_check") != nullptr;
+    ref.has_check_ = exports("judge_check");
     if (!ref.has_check_)
       return MakeError(ErrorCode::kInternal, problem.reference_source +
                                                  " does not define extern \"C\" judge_check, which problem.json's "

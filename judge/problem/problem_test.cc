@@ -116,6 +116,31 @@ extern "C" int judge_reference(const JudgeReferenceArgs* args) {
   std::filesystem::remove_all(std::filesystem::path(p.dir).parent_path());
 }
 
+// Loading a reference reads its exports from the file: none of its code runs in the judge (a static
+// constructor that aborts would take the judge down), and a missing entry point is said at once.
+TEST(Reference, LoadingRunsNoneOfItsCodeInTheJudge) {
+  Problem p = ProblemWithReference("constructor", R"(#include <cstdlib>
+#include "../reference_abi.h"
+static int aborts_when_loaded = (std::abort(), 0);
+extern "C" int judge_reference(const JudgeReferenceArgs*) { return aborts_when_loaded; })");
+  CompileCache cache("");
+  auto ref = Reference::Load(p, cache);  // a dlopen here would abort the test
+  ASSERT_TRUE(ref.ok()) << ref.error().message;
+  auto out = ref->Compute(p, SmallCase());  // the constructor aborts judge-reference: the problem's bug
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.error().code, ErrorCode::kInternal);
+  EXPECT_NE(out.error().message.find("not in the submission"), std::string::npos) << out.error().message;
+  std::filesystem::remove_all(std::filesystem::path(p.dir).parent_path());
+
+  Problem none = ProblemWithReference("no_entry", R"(#include "../reference_abi.h"
+extern "C" int judge_referense(const JudgeReferenceArgs*) { return 0; })");
+  auto missing = Reference::Load(none, cache);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("does not define extern \"C\" judge_reference"), std::string::npos)
+      << missing.error().message;
+  std::filesystem::remove_all(std::filesystem::path(none.dir).parent_path());
+}
+
 TEST(Reference, AnExitInsideTheReferenceIsTheProblemsBugNamedAsSuch) {
   Problem p = ProblemWithReference("exits", R"(#include <cstdlib>
 #include "../reference_abi.h"
