@@ -500,6 +500,7 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
   // Beside other runs, the timed calls (and the calibration they are measured against) have the
   // GPU alone; the checks after them share it again.
   GpuTurns::Turn turn = timed ? GpuTurns::Exclusive(config_.turns.get()) : GpuTurns::Shared(config_.turns.get());
+  const auto turn_start = Clock::now();
   if (config_.turns)
     spdlog::debug("case {}: {} turn after {:.3f} s", c.spec.name, timed ? "exclusive" : "shared",
                   std::chrono::duration<double>(Clock::now() - start).count());
@@ -528,6 +529,9 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
     if (!exclusive) return;
     exclusive = false;
     turn.Release();
+    if (config_.turns)
+      spdlog::debug("case {}: GPU handed on after {:.3f} s in the exclusive turn", c.spec.name,
+                    std::chrono::duration<double>(Clock::now() - turn_start).count());
   };
   Outcome outcome = Request(c, request, config_.timing_processes > 1 ? std::function<void()>() : leave_exclusive);
   if (timed && config_.timing_processes > 1 && !outcome.failure) TimeInMoreProcesses(c, request, &outcome);

@@ -93,6 +93,26 @@ TEST(CheckProblem, SamplesJudgedSideBySideKeepTheirVerdictsAndOrder) {
   EXPECT_TRUE(Has(bad.output, "--side-by-side must be 0 to 64")) << bad.output;
 }
 
+// The timed cases too, two runs at a time: each run hands the GPU on after its timed calls, and
+// its outputs and fresh calls are still checked (on a thread of their own, in no turn) before the
+// sample's verdict; the samples keep theirs.
+TEST(CheckProblem, TimedCasesSideBySideHandTheGpuOnAndAreStillChecked) {
+  JudgeRun r = RunJudgeExactly({"check-problem", "compact", "--device", "host", "--root", Fixtures(), "--side-by-side",
+                                "2", "--cases", "perf,example", "-v"},
+                               600);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const std::regex handed(R"(case perf_small: GPU handed on after [0-9.]+ s in the exclusive turn)");
+  EXPECT_EQ(std::distance(std::sregex_iterator(r.output.begin(), r.output.end(), handed), std::sregex_iterator()), 2)
+      << r.output;  // the two AC samples' official case; the WA ones' are checked only, in a shared turn
+  const std::regex fresh(R"(perf_small: [1-9]\d* fresh calls checked by the reference)");
+  EXPECT_EQ(std::distance(std::sregex_iterator(r.output.begin(), r.output.end(), fresh), std::sregex_iterator()), 2)
+      << r.output;
+  EXPECT_TRUE(Has(r.output, "ok    sample 00_in_order.cc: AC (expected AC)")) << r.output;
+  EXPECT_TRUE(Has(r.output, "ok    sample 01_reversed.cc: AC (expected AC)")) << r.output;
+  EXPECT_TRUE(Has(r.output, "ok    sample 90_drops_the_last.cc: WA (expected WA)")) << r.output;
+  EXPECT_TRUE(Has(r.output, "result: ok")) << r.output;
+}
+
 // Found on the H200: check-problem stopped by a scheduler's timeout printed "result: ok" over the
 // samples it had reached. Interrupted during the first sample, the others are named as not checked.
 TEST(CheckProblem, AnInterruptedCheckDoesNotHoldTheSamplesItNeverReached) {
