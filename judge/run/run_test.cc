@@ -232,7 +232,11 @@ TEST(SideBySide, TheMachineBoundsHowManySubmissionsAreJudgedAtATime) {
   f.cores = 2;  // CI
   EXPECT_EQ(SubmissionsSideBySide(f), 1);
   f = h200;
-  f.host_available_bytes = int64_t(50) << 30;  // 50 GB / (16 x 1.34 GB): 2 runs' host memory
+  f.host_available_bytes = int64_t(25) << 30;  // 25 GB / (8 x 1.34 GB): 2 runs' host memory
+  EXPECT_EQ(SubmissionsSideBySide(f), 2);
+  f = h200;  // vector_add's 4.5 GiB case; 125 GiB free less the memo's sixth: 104 GiB / (8 x 4.5 GiB)
+  f.host_available_bytes = int64_t(104) << 30;
+  f.largest_case_device_bytes = int64_t(4608) << 20;
   EXPECT_EQ(SubmissionsSideBySide(f), 2);
   f = h200;
   f.device_memory_bytes = int64_t(16) << 30;
