@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run 4 on the device, from the repository root:
-#   bash docs/results/pending-scan-run4/run.sh OUTDIR [harness args, e.g. --reps 201]
-# Uses the prebuilt bin/scan-bench (carry docs/results/pending-scan-run4/bin); rebuilds with 16 jobs
+#   bash docs/results/h100-2026-12-05-scan-run4/run.sh OUTDIR [harness args, e.g. --reps 201]
+# Uses the prebuilt bin/scan-bench (carry docs/results/h100-2026-12-05-scan-run4/bin); rebuilds with 16 jobs
 # only if that binary does not run there. A variant that hangs or faults (HANG or FAULT in the log,
 # exit 3) is skipped on a rerun; the whole script stops at DEADLINE_S seconds (default 75) whatever
 # happens.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # usage (on the device, from the repository root):
-#   bash docs/results/pending-softmax-cluster-ring/run.sh OUT [FILTER]
+#   bash docs/results/h100-2026-12-05-softmax-cluster-ring/run.sh OUT [FILTER]
 # Builds bench.cu (nvcc -O3 -arch=sm_90 -std=c++17, ptxas report in OUT/build.txt) and runs it,
 # logging to OUT/log-N.txt. The harness exits with status 3 when a variant does not finish a call
 # within its watchdog (10 s; it prints "HANG variant NAME"); the bench is then run again without

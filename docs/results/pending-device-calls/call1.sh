@@ -7,9 +7,9 @@ set -u
 out=${OUT:?}; t0=$(date +%s)
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -z "${SKIP_SWEEPS:-}" ]; then
-  DEADLINE_S=80 timeout -s KILL 110 bash docs/results/pending-scan-run4/run.sh "$out/scan" > "$out/scan-run.txt" 2>&1
+  DEADLINE_S=80 timeout -s KILL 110 bash docs/results/h100-2026-12-05-scan-run4/run.sh "$out/scan" > "$out/scan-run.txt" 2>&1
   echo "scan sweep: exit $? at $(( $(date +%s) - t0 )) s" >> "$out/calls.txt"
-  timeout -s KILL 170 bash docs/results/pending-softmax-cluster-ring/run.sh "$out/softmax" > "$out/softmax-run.txt" 2>&1
+  timeout -s KILL 170 bash docs/results/h100-2026-12-05-softmax-cluster-ring/run.sh "$out/softmax" > "$out/softmax-run.txt" 2>&1
   echo "softmax sweep: exit $? at $(( $(date +%s) - t0 )) s" >> "$out/calls.txt"
 fi
 mkdir -p "$out/check"

@@ -16,9 +16,9 @@ for t in old 1; do
 done
 wait; at "judge built (old: $(test -x /tmp/bold/judge && echo ok), new: $(test -x /tmp/b1/judge && echo ok))"
 cd "$top/.snap1" || exit 1
-DEADLINE_S=80 timeout -s KILL 110 bash docs/results/pending-scan-run4/run.sh "$out/scan" > "$out/scan-run.txt" 2>&1
+DEADLINE_S=80 timeout -s KILL 110 bash docs/results/h100-2026-12-05-scan-run4/run.sh "$out/scan" > "$out/scan-run.txt" 2>&1
 at "scan sweep: exit $?"
-timeout -s KILL 170 bash docs/results/pending-softmax-cluster-ring/run.sh "$out/softmax" > "$out/softmax-run.txt" 2>&1
+timeout -s KILL 170 bash docs/results/h100-2026-12-05-softmax-cluster-ring/run.sh "$out/softmax" > "$out/softmax-run.txt" 2>&1
 at "softmax sweep: exit $?"
 for t in old 1; do
   cd "$top/.snap$t" || continue

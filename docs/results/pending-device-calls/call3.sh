@@ -13,9 +13,9 @@ export CMAKE_PREFIX_PATH=/tmp/deps/usr LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-
   nice -n 19 cmake --build /tmp/ball -j14 ) > "$out/build-all.txt" 2>&1 &
 build=$!
 if [ -z "${SKIP_SWEEPS:-}" ]; then
-  DEADLINE_S=80 timeout -s KILL 110 bash docs/results/pending-scan-run4/run.sh "$out/scan" > "$out/scan-run.txt" 2>&1
+  DEADLINE_S=80 timeout -s KILL 110 bash docs/results/h100-2026-12-05-scan-run4/run.sh "$out/scan" > "$out/scan-run.txt" 2>&1
   at "scan sweep: exit $?"
-  timeout -s KILL 200 bash docs/results/pending-softmax-cluster-ring/run.sh "$out/softmax" > "$out/softmax-run.txt" 2>&1
+  timeout -s KILL 200 bash docs/results/h100-2026-12-05-softmax-cluster-ring/run.sh "$out/softmax" > "$out/softmax-run.txt" 2>&1
   at "softmax sweep: exit $?"
 fi
 wait $build; rc=$?; at "build of all targets: exit $rc"
