@@ -274,7 +274,12 @@ CaseRunner::Outcome CaseRunner::Request(const PreparedCase& c, const CaseRequest
     return out;
   }
   // Timed work waits until the judge's own workers, starting or exiting, have left the GPU.
-  if (config_.ahead && c.spec.IsPerformance()) config_.ahead->Quiesce();
+  if (config_.ahead && c.spec.IsPerformance()) {
+    const auto start = Clock::now();
+    config_.ahead->Quiesce();
+    spdlog::debug("case {}: {:.3f} s waiting for workers starting or exiting", c.spec.name,
+                  std::chrono::duration<double>(Clock::now() - start).count());
+  }
   return Exchange(session_, request, /*submission_loaded=*/true, on_sampled);
 }
 
@@ -295,6 +300,11 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
   Clock::time_point clock_start;
   const Limits& limits = problem_.limits;
   const size_t per_call = OutputBytesPerCall(request);
+  // Where a timed case's exclusive turn goes (setup, the calls, what follows them): said in -v
+  // timelines, the figures the judge's own time is tuned from.
+  const auto sent = Clock::now();
+  Clock::time_point ready_at;
+  auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
   for (;;) {
     double timeout = (ready ? limits.call_seconds + kCallSlackSeconds : limits.setup_seconds) * config_.time_scale;
     Heard heard = session.Next(timeout);
@@ -306,12 +316,17 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
           ready ? "during call " + std::to_string(calls + 1) + " of solve()" : "before the first call of solve()",
           limits, submission_loaded));
     if (auto* progress = std::get_if<ProgressMessage>(&*heard.message)) {
+      if (!ready) {
+        ready_at = Clock::now();
+        spdlog::debug("{}: worker ready in {:.3f} s (buffers, inputs, empty window)", request.name, since(sent));
+      }
       ready = true;
       if (sampled) return fail(Tampered("progress came after the timed calls were said over"));
       if (progress->stage == ProgressStage::kSampled) {
         if (clock_started || progress->calls != calls)
           return fail(Tampered("the timed calls were said over out of turn"));
         sampled = true;
+        spdlog::debug("{}: {} calls in {:.3f} s after ready", request.name, progress->calls, since(ready_at));
         if (on_sampled) on_sampled();
         continue;
       }
@@ -510,15 +525,22 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
   // exits first (its CUDA context, and any work it queued, with it).
   std::optional<std::pair<double, double>> calibration;
   if (request.fresh_timed_inputs && !load_failure_) {
-    session_.Retire();
-    if (config_.ahead) config_.ahead->Quiesce();  // as for the timed calls: no worker starting or exiting on the GPU
     const std::string key = std::to_string(config_.visible_device) + "\n" + c.spec.name + "\n" +
                             Json(c.spec.scalars).dump() + Json(c.spec.real_scalars).dump();
     if (config_.calibrations) calibration = config_.calibrations->Find(key);
+    // A calibration made by an earlier run of the same case needs no exit: the worker is kept, and
+    // the exclusive turn pays no CUDA context teardown and no spare's start.
+    const bool reused = calibration.has_value();
     if (!calibration) {
+      session_.Retire();
+      if (config_.ahead) config_.ahead->Quiesce();  // as for the timed calls: no worker starting or exiting on the GPU
       calibration = CalibrateFresh(request);
       if (calibration && config_.calibrations) config_.calibrations->Remember(key, *calibration);
     }
+    if (config_.turns)
+      spdlog::debug("case {}: the judge's clock calibration {} after {:.3f} s in the turn", c.spec.name,
+                    reused ? "reused, worker kept," : "made, worker replaced,",
+                    std::chrono::duration<double>(Clock::now() - turn_start).count());
   }
   // The GPU is the next run's once the timed calls are over (more timing processes follow the first
   // one's in the same exclusive turn). What a timed case has left is host work - the kept outputs'

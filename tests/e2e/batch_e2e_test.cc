@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <sstream>
 
 #include "judge/util/fs.h"
 #include "tests/judge_cli.h"
@@ -104,6 +106,46 @@ TEST_F(Batch, WritesEveryFormatForEverySubmissionAndTheBatch) {
     EXPECT_DOUBLE_EQ(g["max_score"].get<double>(), 100);
   }
   EXPECT_EQ(folders, 5);
+}
+
+// The judge's clock is calibrated once per case for all the runs sharing a batch: the worker of the
+// run that calibrates exits first (no submission code may run beside the calibration), and the
+// others keep theirs, so their timed cases pay no worker exit and start.
+TEST(BatchWorkers, OnlyTheRunThatCalibratesACaseChangesWorkerForIt) {
+  fs::path dir = fs::temp_directory_path() / ("judge-batch-workers-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "in");
+  for (const char* name : {"first.cc", "second.cc"})
+    std::ofstream(dir / "in" / name) << "#include <cstdio>\n#include <unistd.h>\n"
+                                        "extern \"C\" void solve(const float* in, float* out, int N) {\n"
+                                        "  std::printf(\"worker %d\\n\", int(getpid()));\n"
+                                        "  double s = 0;\n  for (int i = 0; i < N; ++i) s += in[i];\n"
+                                        "  out[0] = float(s);\n}\n";
+  JudgeRun r = Judge({"batch", (dir / "in").string(), "--out", (dir / "out").string(), "--cases", "small_int,perf_small"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // The workers a case's calls ran in, from what solve() printed.
+  auto workers = [](const Json& report, const std::string& name) {
+    std::set<std::string> pids;
+    for (const auto& c : report["cases"])
+      if (c["name"] == name) {
+        std::istringstream lines(c["stdout"].get<std::string>());
+        for (std::string line; std::getline(lines, line);)
+          if (line.rfind("worker ", 0) == 0) pids.insert(line.substr(7));
+      }
+    return pids;
+  };
+  int kept = 0, changed = 0;
+  for (const auto& d : fs::directory_iterator(dir / "out" / "submissions")) {
+    Json report = ReadJson(d.path() / "report.json");
+    ASSERT_EQ(report["verdict"], "AC") << d.path();
+    auto functional = workers(report, "small_int"), timed = workers(report, "perf_small");
+    ASSERT_EQ(functional.size(), 1u) << report.dump().substr(0, 2000);
+    ASSERT_EQ(timed.size(), 1u) << report.dump().substr(0, 2000);  // every timed call in one worker
+    (functional == timed ? kept : changed)++;
+  }
+  EXPECT_EQ(kept, 1);
+  EXPECT_EQ(changed, 1);
+  fs::remove_all(dir);
 }
 
 // A result graded without a profile is not one with it: --profile regrades (found in review).
