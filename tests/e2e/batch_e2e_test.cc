@@ -121,7 +121,8 @@ TEST(BatchWorkers, OnlyTheRunThatCalibratesACaseChangesWorkerForIt) {
                                         "  std::printf(\"worker %d\\n\", int(getpid()));\n"
                                         "  double s = 0;\n  for (int i = 0; i < N; ++i) s += in[i];\n"
                                         "  out[0] = float(s);\n}\n";
-  JudgeRun r = Judge({"batch", (dir / "in").string(), "--out", (dir / "out").string(), "--cases", "small_int,perf_small"});
+  JudgeRun r =
+      Judge({"batch", (dir / "in").string(), "--out", (dir / "out").string(), "--cases", "small_int,perf_small"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   // The workers a case's calls ran in, from what solve() printed.
   auto workers = [](const Json& report, const std::string& name) {
