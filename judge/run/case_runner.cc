@@ -4,11 +4,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <future>
+#include <optional>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
@@ -122,6 +124,46 @@ std::optional<std::string> Inconsistent(const CaseReport& rep, const CaseRequest
     if (rep.calls[size_t(c)].fresh) return "a fresh call's outputs came twice";
   return std::nullopt;
 }
+
+// Where a case's exchange with its worker goes, said in -v timelines (the figures the judge's own
+// time is tuned from): setup until the worker is ready, its first (checked) call, and the worker's
+// time between a fresh call's end and its next one, apart for calls whose outputs it keeps (copied
+// to host memory while the timed case holds the GPU) and the others.
+class ExchangeTimeline {
+ public:
+  void Ready() { ready_ = Clock::now(); }
+  void Progress(int calls) {
+    if (calls == 1 && !first_call_) first_call_ = Seconds(ready_);
+  }
+  void Fetched(bool kept) { fetched_ = {Clock::now(), kept}; }
+  void NextCall() {
+    if (!fetched_) return;
+    Gap& g = gaps_[fetched_->second];
+    g.seconds += Seconds(fetched_->first);
+    ++g.count;
+    fetched_.reset();
+  }
+  void Sampled(const std::string& name, int calls, double setup_seconds) {
+    NextCall();
+    auto ms = [](const Gap& g) { return g.count ? 1e3 * g.seconds / g.count : 0.0; };
+    spdlog::debug(
+        "{}: worker ready in {:.3f} s; {} calls in {:.3f} s, the first {:.3f} s; after a fresh call the worker "
+        "took {:.1f} ms when it kept the outputs ({} calls), {:.1f} ms when not ({})",
+        name, setup_seconds, calls, Seconds(ready_), first_call_.value_or(0), ms(gaps_[1]), gaps_[1].count,
+        ms(gaps_[0]), gaps_[0].count);
+  }
+
+ private:
+  struct Gap {
+    double seconds = 0;
+    int count = 0;
+  };
+  static double Seconds(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+  Clock::time_point ready_;
+  std::optional<double> first_call_;
+  std::optional<std::pair<Clock::time_point, bool>> fetched_;
+  Gap gaps_[2];
+};
 
 }  // namespace
 
@@ -300,11 +342,9 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
   Clock::time_point clock_start;
   const Limits& limits = problem_.limits;
   const size_t per_call = OutputBytesPerCall(request);
-  // Where a timed case's exclusive turn goes (setup, the calls, what follows them): said in -v
-  // timelines, the figures the judge's own time is tuned from.
   const auto sent = Clock::now();
-  Clock::time_point ready_at;
-  auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  double setup_seconds = 0;
+  ExchangeTimeline timeline;
   for (;;) {
     double timeout = (ready ? limits.call_seconds + kCallSlackSeconds : limits.setup_seconds) * config_.time_scale;
     Heard heard = session.Next(timeout);
@@ -317,22 +357,24 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
           limits, submission_loaded));
     if (auto* progress = std::get_if<ProgressMessage>(&*heard.message)) {
       if (!ready) {
-        ready_at = Clock::now();
-        spdlog::debug("{}: worker ready in {:.3f} s (buffers, inputs, empty window)", request.name, since(sent));
+        setup_seconds = std::chrono::duration<double>(Clock::now() - sent).count();
+        timeline.Ready();
       }
       ready = true;
+      timeline.Progress(progress->calls);
       if (sampled) return fail(Tampered("progress came after the timed calls were said over"));
       if (progress->stage == ProgressStage::kSampled) {
         if (clock_started || progress->calls != calls)
           return fail(Tampered("the timed calls were said over out of turn"));
         sampled = true;
-        spdlog::debug("{}: {} calls in {:.3f} s after ready", request.name, progress->calls, since(ready_at));
+        timeline.Sampled(request.name, progress->calls, setup_seconds);
         if (on_sampled) on_sampled();
         continue;
       }
       if (progress->stage == ProgressStage::kAwaitCall) {
         if (!request.fresh_timed_inputs || progress->calls != calls || clock_started)
           return fail(Tampered("a fresh call was asked for out of turn"));
+        timeline.NextCall();
         CallMessage call{calls, FreshSeeds(config_.run_secret, request.name, request_id, calls, request)};
         out.fresh.push_back(FreshCall{calls, call.seeds, 0, {}, std::nullopt});
         clock_started = true;
@@ -350,6 +392,7 @@ CaseRunner::Outcome CaseRunner::Exchange(WorkerSession& session, const CaseReque
             return fail(Tampered("the worker ended a large fresh call without the digest of its outputs"));
           out.fresh.back().digest = progress->digest;
           if (auto f = MaybeFetch(session, request, request_id, out.fresh, out.kept)) return fail(*f);
+          timeline.Fetched(std::find(out.kept.begin(), out.kept.end(), out.fresh.size() - 1) != out.kept.end());
           continue;
         }
         if (progress->outputs.size() != per_call)
