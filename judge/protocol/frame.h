@@ -19,7 +19,7 @@ namespace judge {
 // 3: fresh timed calls; 4: `loaded` names the layers closed after dlopen; 5: buffer roles (inout,
 // writable), float scalars, fetch/call_outputs for large fresh calls; 6: fetch keeps outputs in a
 // slot, send_kept sends them after the case; progress "sampled" ends the timed calls.
-inline constexpr int kProtocolVersion = 6;
+inline constexpr int kProtocolVersion = 7;
 inline constexpr uint32_t kMaxHeaderBytes = 1 << 20;
 
 struct Frame {

@@ -48,6 +48,7 @@ Json CaseRequestToJson(const CaseRequest& r) {
           {"diagnostic", r.diagnostic},
           {"hot", r.hot},
           {"fresh_timed_inputs", r.fresh_timed_inputs},
+          {"kept_slots", r.kept_slots},
           {"noop", r.noop},
           {"profile", r.profile},
           {"timing",
@@ -99,6 +100,10 @@ Expected<CaseRequest> CaseRequestFromJson(const Json& j) {
   r.diagnostic = j.value("diagnostic", false);
   r.hot = j.value("hot", false);
   r.fresh_timed_inputs = j.value("fresh_timed_inputs", false);
+  r.kept_slots = j.value("kept_slots", 0);
+  if (r.kept_slots < 0 || r.kept_slots > kMaxKeptSlots)
+    return MakeError(ErrorCode::kProtocol,
+                     "kept_slots " + std::to_string(r.kept_slots) + " is outside 0-" + std::to_string(kMaxKeptSlots));
   r.noop = j.value("noop", false);
   r.profile = j.value("profile", false);
   const Json& t = **timing;

@@ -71,6 +71,10 @@ struct CaseRequest {
   // Timed calls wait for a `call` message and generate their inputs from its seeds (every input
   // has a generator): no timed call's data exists before the judge's clock starts.
   bool fresh_timed_inputs = false;
+  // Large fresh calls' outputs the judge may ask the worker to keep (FetchMessage's slots): device
+  // buffers it makes before the first call, so that keeping one during the timed calls is a copy on
+  // the GPU; they reach host memory only when the judge sends send_kept, after the timed calls.
+  int kept_slots = 0;
   // The judge's trusted calibration: the same case with the harness's empty function as solve(),
   // in a worker that never loaded a submission (refused by one that did).
   bool noop = false;
@@ -112,6 +116,7 @@ struct CaseReport {
 // Outputs up to this size per call travel with every call (larger ones: the first and last calls'
 // only); fresh timed inputs need them with every call, so only cases within it get them.
 inline constexpr size_t kSmallOutputBytesPerCall = 64 * 1024;
+inline constexpr int kMaxKeptSlots = 64;  // a request asking for more is malformed
 
 // The output bytes one call produces for `request`: all output buffers, in signature order. The
 // worker sizes its copies by it and the judge checks what came back against it.

@@ -137,6 +137,7 @@ CaseRequest SampleRequest() {
   r.guard_nan = false;
   r.diagnostic = true;
   r.profile = true;
+  r.kept_slots = 6;
   return r;
 }
 
@@ -168,7 +169,19 @@ TEST(Messages, CaseRequestRoundTrips) {
   EXPECT_FALSE(back.guard_nan);
   EXPECT_TRUE(back.diagnostic);
   EXPECT_TRUE(back.profile);
+  EXPECT_EQ(back.kept_slots, 6);
   EXPECT_FALSE(RoundTrip<CaseRequest>(CaseRequest{}).profile);
+  EXPECT_EQ(RoundTrip<CaseRequest>(CaseRequest{}).kept_slots, 0);
+}
+
+TEST(Messages, ACaseRequestAskingForTooManyKeptSlotsIsMalformed) {
+  for (int slots : {-1, kMaxKeptSlots + 1}) {
+    Frame f = Encode(SampleRequest());
+    f.header["kept_slots"] = slots;
+    auto back = Decode(std::move(f));
+    ASSERT_FALSE(back.ok()) << slots;
+    EXPECT_NE(back.error().message.find("kept_slots"), std::string::npos) << back.error().message;
+  }
 }
 
 TEST(Messages, OutputBytesPerCallCountsEveryCheckedBuffer) {

@@ -143,6 +143,13 @@ FetchPlan PlanFetches(size_t size, size_t window, uint64_t output_bytes_per_call
   return FetchPlan{size, std::max<size_t>(window, 1), cap};
 }
 
+FetchPlan PlanFreshFetches(int64_t input_bytes_per_call, uint64_t output_bytes_per_call, double flops_per_call,
+                           int min_samples, double host_memory_mb) {
+  const int64_t bytes = input_bytes_per_call + int64_t(output_bytes_per_call);
+  return PlanFetches(size_t(FreshCallsToCheck(kFreshCallsCheckedMax, bytes, flops_per_call)),
+                     size_t(std::max(1, min_samples)), output_bytes_per_call, host_memory_mb);
+}
+
 std::optional<size_t> FetchSlot(const FetchPlan& plan, size_t ordinal, size_t held, uint64_t draw) {
   const double p = std::min(1.0, double(plan.size) / double(std::max(plan.window, ordinal + 1)));
   // The low 32 bits decide; the high ones pick the slot a call beyond the cap replaces.

@@ -81,11 +81,13 @@ using CallChecker = std::function<std::pair<CheckResult, std::string>(int varian
 // the worker knew the rest were safe). About `size` fetches when a case stops at the window (a
 // plain reservoir fetches size * (1 + ln(calls / size))); at most `cap` are held, a later one
 // replacing a held one at random. A case that stops before the window (slow calls: nothing to gain
-// by faking) checks fewer, in proportion. The worker holds the drawn calls' outputs in host memory
-// until the timed calls are over (a 256 MiB output takes 0.3-0.4 s through the pipe on the H200
-// host, time the GPU would otherwise sit out in the run's exclusive turn), so `cap` also keeps
-// them within kKeptShareOfHostMemory of the worker's host memory limit, which the submission's
-// own allocations share, and a fault past it would be blamed on the submission.
+// by faking) checks fewer, in proportion. The worker holds the drawn calls' outputs until the timed
+// calls are over (a 256 MiB output takes 0.3-0.4 s through the pipe on the H200 host, time the GPU
+// would otherwise sit out in the run's exclusive turn), in `cap` device slots it makes before the
+// case's first call (protocol 7; a copy into host memory, with its page faults, took 0.1-0.2 s per
+// 256 MiB inside that turn). The judge receives them all in host memory: `cap` keeps them within
+// kKeptShareOfHostMemory of the worker's host memory limit, the figure a case's host memory is
+// planned by.
 struct FetchPlan {
   size_t size = 0, window = 1, cap = 1;
 };
@@ -94,6 +96,11 @@ FetchPlan PlanFetches(size_t size, size_t window, uint64_t output_bytes_per_call
 // Fresh call `ordinal` (0-based) has ended with `held` calls held: the slot it takes (== held:
 // one more), or nullopt when it is not fetched. `draw` is a secret number for this call.
 std::optional<size_t> FetchSlot(const FetchPlan& plan, size_t ordinal, size_t held, uint64_t draw);
+// The plan of a timed case whose large outputs are fetched: FreshCallsToCheck of its calls, drawn
+// over the first `min_samples`. Its cap is the slots the worker makes (CaseRequest::kept_slots)
+// and the device memory they take (run/check_problem.h DeviceBytesOfCase): one definition.
+FetchPlan PlanFreshFetches(int64_t input_bytes_per_call, uint64_t output_bytes_per_call, double flops_per_call,
+                           int min_samples, double host_memory_mb);
 
 OutputJudgement JudgeOutputs(int variants, const CaseReport& report, const std::string& outputs,
                              const CallChecker& check);

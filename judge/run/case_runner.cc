@@ -422,12 +422,6 @@ std::optional<Failure> CaseRunner::MaybeFetch(WorkerSession& session, const Case
                                               std::vector<FreshCall>& fresh, std::vector<size_t>& reservoir) {
   const int call = fresh.back().call;
   const size_t k = fresh.size();
-  if (k == 1) {  // the case's first large fresh call: which of the first ones count is drawn now
-    const int64_t bytes = InputBytesPerCall(request) + int64_t(OutputBytesPerCall(request));
-    fetch_plan_ = PlanFetches(size_t(FreshCallsToCheck(kFreshCallsCheckedMax, bytes, case_flops_)),
-                              size_t(std::max(1, request.timing.min_samples)), OutputBytesPerCall(request),
-                              problem_.limits.host_memory_mb);
-  }
   std::optional<size_t> slot;
   if (!request.noop)  // the calibration's outputs are the empty solve()'s: nothing to check
     slot = FetchSlot(fetch_plan_, k - 1, reservoir.size(),
@@ -516,6 +510,7 @@ std::optional<std::pair<double, double>> CaseRunner::CalibrateFresh(const CaseRe
   }
   CaseRequest noop = request;
   noop.noop = true;
+  noop.kept_slots = 0;  // nothing of an empty solve() is fetched
   Outcome o = Exchange(trusted_, noop, /*submission_loaded=*/false);
   if (o.failure || o.fresh.empty()) {
     spdlog::warn("the judge's clock could not be calibrated for case {}: {}", request.name,
@@ -555,6 +550,11 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
   if (!timed) request.timing = problem_.functional_timing;
   request.hot = config_.hot && timed;
   request.fresh_timed_inputs = timed && WantsFreshInputs(c);
+  if (request.fresh_timed_inputs && OutputBytesPerCall(request) > kSmallOutputBytesPerCall) {
+    fetch_plan_ = PlanFreshFetches(InputBytesPerCall(request), OutputBytesPerCall(request), case_flops_,
+                                   request.timing.min_samples, problem_.limits.host_memory_mb);
+    request.kept_slots = int(fetch_plan_.cap);
+  }
   // Beside other runs, the timed calls (and the calibration they are measured against) have the
   // GPU alone; the checks after them share it again.
   GpuTurns::Turn turn = timed ? GpuTurns::Exclusive(config_.turns.get()) : GpuTurns::Shared(config_.turns.get());

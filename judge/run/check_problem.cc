@@ -14,7 +14,9 @@
 #include "judge/device/checksum.h"
 #include "judge/device/generate_kernel.h"
 #include "judge/problem/sample_header.h"
+#include "judge/protocol/messages.h"
 #include "judge/report/reporter.h"
+#include "judge/rules/case_verdict.h"
 #include "judge/run/ladder.h"
 #include "judge/testcase/generate.h"
 #include "judge/util/fs.h"
@@ -280,12 +282,23 @@ int64_t DeviceBytesOfCase(const Problem& problem, const Case& c) {
   bool generated = !c.inputs.empty();
   for (const auto& [name, spec] : c.inputs) generated &= spec.generate.has_value();
   const int64_t copies = generated ? problem.input_variants + 1 : 1;  // variants and the fresh buffer
-  int64_t total = 0;
+  int64_t total = 0, input_bytes = 0, output_bytes = 0;
   for (const Param& p : problem.params) {
     if (!p.is_buffer) continue;
     const int64_t bytes = problem.ElementCount(p, c.scalars).value() * int64_t(DTypeSize(p.dtype));
     if (p.HoldsInputData()) total += copies * (bytes + kGuardBytes);
     if (p.SubmissionMayWrite()) total += bytes + kGuardBytes;  // the working buffer solve() gets
+    if (p.HoldsInputData()) input_bytes += bytes;
+    if (p.IsChecked()) output_bytes += bytes;
+  }
+  // A timed case with fresh inputs keeps drawn calls' large outputs in device slots.
+  if (generated && c.IsPerformance() && uint64_t(output_bytes) > kSmallOutputBytesPerCall) {
+    auto work = problem.WorkAt(c.scalars);
+    const double flops = work ? work->flops : 0;
+    total += int64_t(PlanFreshFetches(input_bytes, uint64_t(output_bytes), flops,
+                                      problem.performance_timing.min_samples, problem.limits.host_memory_mb)
+                         .cap) *
+             output_bytes;
   }
   return total;
 }

@@ -15,7 +15,8 @@
 namespace judge {
 
 // The device memory a case takes in the worker (every input in its variants and the fresh buffer,
-// every output and working buffer, the guards): what must fit kSmallGpuBytes.
+// every output and working buffer, the guards, a timed case's kept-output slots): what must fit
+// kSmallGpuBytes.
 inline constexpr int64_t kSmallGpuBytes = int64_t(16) << 30;
 int64_t DeviceBytesOfCase(const Problem& problem, const Case& c);
 

@@ -60,8 +60,8 @@ class CaseChannel {
   // Blocks until the judge sends the seeds of fresh call `call` (CallMessage).
   virtual Expected<std::vector<uint64_t>> AwaitCall(int call) = 0;
   // Blocks until the judge says whether to keep fresh call `call`'s outputs (FetchMessage): the
-  // buffer to copy them into (the slot it names, emptied), or null.
-  virtual Expected<std::string*> AwaitFetch(int call) = 0;
+  // device buffer to copy them into (the slot it names, one of the request's kept_slots), or null.
+  virtual Expected<void*> AwaitFetch(int call) = 0;
 };
 
 // One buffer of the signature as the harness holds it.
@@ -96,6 +96,7 @@ class CaseHarness {
   Status CheckMemory(int variant, int call, std::optional<Violation>* violation);
   Status Sample(CallKind kind, int* next, CaseOutput* out);
   Status CopyOutputs(std::string* out);
+  Status CopyOutputsOnDevice(uint8_t* dst);
   Expected<uint64_t> DigestOutputs();
   bool KeepOutputs(int call) const;
   size_t OutputBytes() const;

@@ -104,7 +104,19 @@ class Worker : public CaseChannel {
     if (!device_) return Fault(FaultPhase::kProtocol, "case before init");
     if (request.noop && library_.is_open())
       return Fault(FaultPhase::kProtocol, "a no-op calibration asked of a worker that loaded a submission");
-    kept_.clear();  // a case's slots are its own: send_kept comes after its case_done, or never
+    // A case's slots are its own (send_kept comes after its case_done, or never), made before its
+    // first call: the judge counted them in the device memory a case needs, and a failure here is
+    // the judge's, never the submission's.
+    kept_.clear();
+    kept_calls_.clear();
+    kept_bytes_ = OutputBytesPerCall(request);
+    for (int i = 0; i < request.kept_slots; ++i) {
+      auto slot = DeviceBuffer::Allocate(*device_, kept_bytes_);
+      if (!slot)
+        return Fault(FaultPhase::kSetup, "cannot make kept-output slot " + std::to_string(i + 1) + " of " +
+                                             std::to_string(request.kept_slots) + ": " + slot.error().message);
+      kept_.push_back(std::move(*slot));
+    }
     CaseHarness harness(*device_, library_, *this);
     auto result = harness.Run(request);
     if (auto* fault = std::get_if<CaseFault>(&result)) return Fault(fault->phase, fault->message, fault->cause);
@@ -113,9 +125,17 @@ class Worker : public CaseChannel {
     return true;
   }
 
+  // One slot at a time through host memory: the judge asks after the timed calls.
   bool SendKept() {
-    for (auto& [call, outputs] : kept_) Send(CallOutputsMessage{call, std::move(outputs)});
+    for (size_t slot = 0; slot < kept_calls_.size(); ++slot) {
+      std::string outputs(kept_bytes_, '\0');
+      // The context is the submission's: GPU work it left may have broken it since case_done.
+      if (auto st = device_->CopyToHost(outputs.data(), kept_[slot].get(), kept_bytes_); !st)
+        return Fault(FaultPhase::kSolve, "copying a kept call's outputs: " + st.error().message);
+      Send(CallOutputsMessage{kept_calls_[slot], std::move(outputs)});
+    }
     kept_.clear();
+    kept_calls_.clear();
     return true;
   }
 
@@ -139,18 +159,18 @@ class Worker : public CaseChannel {
     if (!m) return m.error();
     return m->seeds;
   }
-  Expected<std::string*> AwaitFetch(int call) override {
+  Expected<void*> AwaitFetch(int call) override {
     auto m = AwaitAbout<FetchMessage>(call, "fetch decision");
     if (!m) return m.error();
     if (!m->slot) return nullptr;
     const size_t slot = size_t(*m->slot);
-    if (slot > kept_.size())
-      return MakeError(ErrorCode::kProtocol,
-                       "fetch names slot " + std::to_string(slot) + " with " + std::to_string(kept_.size()) + " kept");
-    if (slot == kept_.size()) kept_.emplace_back();
-    kept_[slot].first = call;
-    kept_[slot].second.clear();
-    return &kept_[slot].second;
+    if (slot > kept_calls_.size() || slot >= kept_.size())
+      return MakeError(ErrorCode::kProtocol, "fetch names slot " + std::to_string(slot) + " with " +
+                                                 std::to_string(kept_calls_.size()) + " kept of " +
+                                                 std::to_string(kept_.size()) + " slots");
+    if (slot == kept_calls_.size()) kept_calls_.push_back(call);
+    kept_calls_[slot] = call;
+    return kept_[slot].get();
   }
 
   int in_;
@@ -159,7 +179,9 @@ class Worker : public CaseChannel {
   SandboxReport protections_;
   std::unique_ptr<Device> device_;
   SubmissionLibrary library_;
-  std::vector<std::pair<int, std::string>> kept_;  // by slot: a fresh call, its outputs (FetchMessage)
+  std::vector<DeviceBuffer> kept_;  // the request's kept_slots, each OutputBytesPerCall
+  std::vector<int> kept_calls_;     // by slot: the fresh call whose outputs it holds (FetchMessage)
+  size_t kept_bytes_ = 0;
 };
 
 }  // namespace

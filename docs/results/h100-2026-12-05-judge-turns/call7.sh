@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Session 23: an A/B of the judge's own time side by side. "old" is .snapold (HEAD before the change:
-# every timed case replaces its worker), "new" the working tree (a run that finds the case's clock
-# calibration made by another run keeps its worker). Each builds `judge`; then check-problem
-# --side-by-side 0 -v for each problem in PROBLEMS, in the order old, new, new, old per round, on
-# the same machine, while BUDGET seconds last. Writes summary.txt, each check's output with its
-# /usr/bin/time -v lines, and the -v timelines (gzipped).
+# Session 23: an A/B of the judge's own time side by side. "old" is .snapold (a3031c9, before the
+# changes: every timed case replaces its worker, and kept outputs are copied to host memory in the
+# exclusive turn); "new" is the working tree (a run that finds the case's clock calibration made by
+# another run keeps its worker; kept outputs wait in device slots, protocol 7). Each builds
+# `judge`; then check-problem --side-by-side 0 -v for each problem in PROBLEMS, in the order old,
+# new, new, old per round, on the same machine, while BUDGET seconds last. Writes summary.txt,
+# each check's output with its /usr/bin/time -v lines, and the -v timelines (gzipped).
 set -u
 export PATH=/usr/local/cuda/bin:$PATH
 root=$(pwd); out=${OUT:?}; t0=$(date +%s)
