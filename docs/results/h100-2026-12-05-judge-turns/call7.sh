@@ -6,6 +6,7 @@
 # `judge`; then check-problem --side-by-side 0 -v for each problem in PROBLEMS, in the order old,
 # new, new, old per round, on the same machine, while BUDGET seconds last. Writes summary.txt,
 # each check's output with its /usr/bin/time -v lines, and the -v timelines (gzipped).
+# VERSIONS=new: the new tree alone (a short call), each problem once.
 set -u
 export PATH=/usr/local/cuda/bin:$PATH
 root=$(pwd); out=${OUT:?}; t0=$(date +%s)
@@ -13,7 +14,7 @@ left() { echo $(( ${BUDGET:-520} - ($(date +%s) - t0) )); }
 [ -d /tmp/deps ] || for f in .deps/*.deb; do dpkg -x $f /tmp/deps; done
 export CMAKE_PREFIX_PATH=/tmp/deps/usr LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv; nproc; grep MemAvailable /proc/meminfo; } > $out/summary.txt 2>&1
-for v in new old; do
+for v in ${VERSIONS:-new old}; do
   src=$root; [ $v = old ] && src=$root/.snapold
   { cmake -S $src -B /tmp/b-$v -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 -DJUDGE_WITH_SERVE=OFF && cmake --build /tmp/b-$v -j16 --target judge; } > /tmp/build-$v.txt 2>&1
   rc=$?; echo "build $v exit $rc at $(( $(date +%s) - t0 )) s" >> $out/summary.txt
@@ -30,8 +31,12 @@ check() {  # version problem label
   grep -hE "Elapsed|User time|System time|Maximum resident|Minor" /tmp/check.log >> $f.txt
   grep -E "\[debug\]" /tmp/check.log | gzip > $f.log.gz
 }
-for r in 1 2; do
-  for p in ${PROBLEMS:-softmax}; do check old $p r$r; check new $p r$r; done
-  for p in ${PROBLEMS:-softmax}; do check new $p r$r-b; check old $p r$r-b; done
-done
+if [ "${VERSIONS:-new old}" = new ]; then  # a short call: the new tree alone, on every problem named
+  for p in ${PROBLEMS:-softmax}; do check new $p r1; done
+else
+  for r in 1 2; do
+    for p in ${PROBLEMS:-softmax}; do check old $p r$r; check new $p r$r; done
+    for p in ${PROBLEMS:-softmax}; do check new $p r$r-b; check old $p r$r-b; done
+  done
+fi
 cat $out/summary.txt
