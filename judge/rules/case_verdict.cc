@@ -229,6 +229,15 @@ bool ExplainWithZeroGuard(const Problem& problem, const std::optional<CheckResul
   return false;
 }
 
+bool ExplainNotReproduced(const std::optional<CheckResult>& control, OutputJudgement* j) {
+  if (!control || !control->passed) return false;
+  j->detail +=
+      ". Run again, the same call with the same inputs was right: solve()'s answer depends on what its earlier "
+      "calls left behind (a static variable, memory it keeps between calls); every call must compute its answer "
+      "from its inputs alone";
+  return true;
+}
+
 void ExplainWithZeroOutputs(const std::optional<CheckResult>& rerun, OutputJudgement* j) {
   if (rerun && rerun->passed)
     j->detail +=

@@ -115,5 +115,10 @@ std::pair<CheckResult, std::string> CheckCall(const Problem& problem, const Expe
 bool ExplainWithZeroGuard(const Problem& problem, const std::optional<CheckResult>& rerun, OutputJudgement* j);
 // The second, with outputs starting at zero: passing then means solve() never cleared its output.
 void ExplainWithZeroOutputs(const std::optional<CheckResult>& rerun, OutputJudgement* j);
+// Either explanation holds only when the failure comes back run as it first ran: `control` is that
+// call again (NaN after the inputs, outputs poisoned). Passing there means the answer depends on what
+// earlier calls left (a static variable, memory of its own), which would pass any rerun: said, and
+// the judgement is final (true). The verdict stays WA.
+bool ExplainNotReproduced(const std::optional<CheckResult>& control, OutputJudgement* j);
 
 }  // namespace judge

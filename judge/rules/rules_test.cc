@@ -195,6 +195,15 @@ TEST_F(JudgeOutputsTest, DiagnosticRerunsExplainAWrongFirstCall) {
   CheckResult fail;
   ExplainWithZeroOutputs(fail, &plain);
   EXPECT_EQ(plain.detail, wrong().detail);  // no explanation found: nothing added
+
+  OutputJudgement reproduced = wrong();  // the same call again fails again (or could not run): go on
+  EXPECT_FALSE(ExplainNotReproduced(fail, &reproduced));
+  EXPECT_FALSE(ExplainNotReproduced(std::nullopt, &reproduced));
+  EXPECT_EQ(reproduced.detail, wrong().detail);
+  OutputJudgement stateful = wrong();  // right when run again: state kept between calls, still WA
+  EXPECT_TRUE(ExplainNotReproduced(pass, &stateful));
+  EXPECT_EQ(stateful.verdict, Verdict::kWrongAnswer);
+  EXPECT_TRUE(Has(stateful.detail, "depends on what its earlier calls left behind")) << stateful.detail;
 }
 
 TEST(RunVerdict, WhenARunStopsEarlyAndWhatTheRestGets) {

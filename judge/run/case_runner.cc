@@ -703,14 +703,24 @@ void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome,
   // on this thread (a worker it starts dies with the thread that started it).
   if (j.diagnose) {
     GpuTurns::Turn rerun_turn = SharedTurnIf(timed);
+    // A rerun that passes explains the failure only if the failure comes back: run once more as at
+    // first, only then (a submission that keeps state between calls passes any rerun).
+    auto reproduced = [&] {
+      CaseRequest again = BuildCaseRequest(problem_, c);
+      again.diagnostic = true;
+      return !ExplainNotReproduced(Rerun(c, again), &j);
+    };
     CaseRequest zero_guard = BuildCaseRequest(problem_, c);
     zero_guard.diagnostic = true;
     zero_guard.guard_nan = false;
-    if (!ExplainWithZeroGuard(problem_, Rerun(c, zero_guard), &j) && !problem_.zero_init_outputs) {
+    const auto guarded = Rerun(c, zero_guard);
+    if ((!guarded || !guarded->passed || reproduced()) && !ExplainWithZeroGuard(problem_, guarded, &j) &&
+        !problem_.zero_init_outputs) {
       CaseRequest zero_out = BuildCaseRequest(problem_, c);
       zero_out.diagnostic = true;
       zero_out.zero_outputs = true;
-      ExplainWithZeroOutputs(Rerun(c, zero_out), &j);
+      const auto zeroed = Rerun(c, zero_out);
+      if (!zeroed || !zeroed->passed || reproduced()) ExplainWithZeroOutputs(zeroed, &j);
     }
   }
   result.verdict = j.verdict;
