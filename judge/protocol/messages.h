@@ -17,9 +17,10 @@
 // from sending `call` to the `progress` that carries the call's outputs (docs/SECURITY.md). Outputs
 // larger than kSmallOutputBytesPerCall do not travel with every call: that progress carries their
 // digest instead, and the judge answers `fetch`, telling the worker to keep the outputs of a random
-// draw of calls in host memory (off its clock: the digest, made before the clock stopped, holds
-// them to what they were then). They cross the pipe only when the judge asks (`send_kept`), after
-// the timed calls, so the transfer is not in the GPU's exclusive turn (supervise/gpu_turns.h).
+// draw of calls in device slots (off its clock: the digest, made before the clock stopped, holds
+// them to what they were then; the request's kept_slots says how many to make). They reach host
+// memory and cross the pipe only when the judge asks (`send_kept`), after the timed calls, so
+// neither is in the GPU's exclusive turn (supervise/gpu_turns.h).
 // The worker never receives expected results. A frame from the worker is untrusted (a submission can write to its fd):
 // Decode validates every field before use.
 #include <optional>
@@ -117,6 +118,13 @@ struct CaseReport {
 // only); fresh timed inputs need them with every call, so only cases within it get them.
 inline constexpr size_t kSmallOutputBytesPerCall = 64 * 1024;
 inline constexpr int kMaxKeptSlots = 64;  // a request asking for more is malformed
+// A timed case's first call is checked, and with outputs over kSmallOutputBytesPerCall copying them
+// to pageable host memory takes 0.1-0.2 s per 256 MiB (page faults): the harness parks them in a
+// device buffer of their size and copies them to the host after the timed calls, out of the GPU's
+// exclusive turn. The judge counts that buffer in a case's device memory (DeviceBytesOfCase).
+inline bool FirstOutputsWaitOnDevice(size_t output_bytes_per_call) {
+  return output_bytes_per_call > kSmallOutputBytesPerCall;
+}
 
 // The output bytes one call produces for `request`: all output buffers, in signature order. The
 // worker sizes its copies by it and the judge checks what came back against it.

@@ -67,7 +67,7 @@ ProblemCheckLine Sizes(const Problem& p, const std::vector<Case>& cases) {
   const Case* largest = nullptr;
   int64_t most = 0;
   for (const auto& c : cases) {
-    int64_t bytes = DeviceBytesOfCase(p, c);
+    int64_t bytes = DeviceBytesOfCase(p, c).total();
     if (bytes > most) {
       most = bytes;
       largest = &c;
@@ -80,7 +80,8 @@ ProblemCheckLine Sizes(const Problem& p, const std::vector<Case>& cases) {
   line.ok = most <= kSmallGpuBytes;
   line.detail = "the largest case, " + largest->name + " (" + FormatScalars(largest->scalars) + "), takes " +
                 GiB(most) +
-                " of device memory in the worker (inputs in their variants and the fresh buffer, outputs, guards)" +
+                " of device memory in the worker (inputs in their variants and the fresh buffer, outputs, guards, " +
+                "outputs held for the judge)" +
                 (line.ok ? ", within " : ", more than ") + GiB(kSmallGpuBytes);
   return line;
 }
@@ -278,27 +279,30 @@ std::vector<ProblemCheckLine> Samples(const RunOptions& base, const Problem& p, 
 
 }  // namespace
 
-int64_t DeviceBytesOfCase(const Problem& problem, const Case& c) {
+CaseDeviceBytes DeviceBytesOfCase(const Problem& problem, const Case& c) {
   bool generated = !c.inputs.empty();
   for (const auto& [name, spec] : c.inputs) generated &= spec.generate.has_value();
   const int64_t copies = generated ? problem.input_variants + 1 : 1;  // variants and the fresh buffer
-  int64_t total = 0, input_bytes = 0, output_bytes = 0;
+  CaseDeviceBytes total;
+  int64_t input_bytes = 0, output_bytes = 0;
   for (const Param& p : problem.params) {
     if (!p.is_buffer) continue;
     const int64_t bytes = problem.ElementCount(p, c.scalars).value() * int64_t(DTypeSize(p.dtype));
-    if (p.HoldsInputData()) total += copies * (bytes + kGuardBytes);
-    if (p.SubmissionMayWrite()) total += bytes + kGuardBytes;  // the working buffer solve() gets
+    if (p.HoldsInputData()) total.buffers += copies * (bytes + kGuardBytes);
+    if (p.SubmissionMayWrite()) total.buffers += bytes + kGuardBytes;  // the working buffer solve() gets
     if (p.HoldsInputData()) input_bytes += bytes;
     if (p.IsChecked()) output_bytes += bytes;
   }
+  if (FirstOutputsWaitOnDevice(uint64_t(output_bytes))) total.held_outputs += output_bytes;
   // A timed case with fresh inputs keeps drawn calls' large outputs in device slots.
   if (generated && c.IsPerformance() && uint64_t(output_bytes) > kSmallOutputBytesPerCall) {
     auto work = problem.WorkAt(c.scalars);
     const double flops = work ? work->flops : 0;
-    total += int64_t(PlanFreshFetches(input_bytes, uint64_t(output_bytes), flops,
-                                      problem.performance_timing.min_samples, problem.limits.host_memory_mb)
-                         .cap) *
-             output_bytes;
+    total.held_outputs += int64_t(PlanFreshFetches(input_bytes, uint64_t(output_bytes), flops,
+                                                   problem.performance_timing.min_samples,
+                                                   problem.limits.host_memory_mb)
+                                      .cap) *
+                          output_bytes;
   }
   return total;
 }
@@ -393,8 +397,11 @@ Expected<ProblemCheckReport> CheckProblem(const RunOptions& base,
     samples.max_case_bytes = kHostCaseBytes;
   }
   SideBySideFacts facts = MachineSideBySide(samples, side_by_side, int(files.size()));
-  for (const auto& c : CasesOfRun(samples, *problem, *cases))
-    facts.largest_case_device_bytes = std::max(facts.largest_case_device_bytes, DeviceBytesOfCase(*problem, c));
+  for (const auto& c : CasesOfRun(samples, *problem, *cases)) {
+    const CaseDeviceBytes bytes = DeviceBytesOfCase(*problem, c);
+    facts.largest_case_device_bytes = std::max(facts.largest_case_device_bytes, bytes.total());
+    facts.largest_case_buffer_bytes = std::max(facts.largest_case_buffer_bytes, bytes.buffers);
+  }
   const int jobs = SubmissionsSideBySide(facts);
   if (samples.on_stage && jobs > 1)
     samples.on_stage("judging the samples " + std::to_string(jobs) + " at a time (their timed cases one at a time)");

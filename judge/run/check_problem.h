@@ -14,11 +14,17 @@
 
 namespace judge {
 
-// The device memory a case takes in the worker (every input in its variants and the fresh buffer,
-// every output and working buffer, the guards, a timed case's kept-output slots): what must fit
-// kSmallGpuBytes.
+// The device memory a case takes in the worker: its buffers (every input in its variants and the
+// fresh buffer, every output and working buffer, the guards) and the outputs a timed case holds on
+// the device (the checked call's, and the kept fresh calls' slots). The total must fit
+// kSmallGpuBytes; the host memory a run takes follows the buffers alone (ladder.h).
 inline constexpr int64_t kSmallGpuBytes = int64_t(16) << 30;
-int64_t DeviceBytesOfCase(const Problem& problem, const Case& c);
+struct CaseDeviceBytes {
+  int64_t buffers = 0;
+  int64_t held_outputs = 0;
+  int64_t total() const { return buffers + held_outputs; }
+};
+CaseDeviceBytes DeviceBytesOfCase(const Problem& problem, const Case& c);
 
 // On the host double, samples are judged, and generators and the reference checked, on the cases
 // that move at most this much (a CPU's pace; CI has two cores).

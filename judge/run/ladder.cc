@@ -106,8 +106,8 @@ int SubmissionsSideBySide(const SideBySideFacts& f) {
   // A worker's CUDA context and the judge's cache flush take about a GiB of device memory besides.
   const int64_t device_per_run = f.largest_case_device_bytes + (int64_t(1) << 30);
   if (f.device_memory_bytes > 0) n = std::min(n, f.device_memory_bytes / device_per_run);
-  if (f.host_available_bytes > 0 && f.largest_case_device_bytes > 0)
-    n = std::min(n, f.host_available_bytes / (kHostBytesPerDeviceByte * f.largest_case_device_bytes));
+  if (f.host_available_bytes > 0 && f.largest_case_buffer_bytes > 0)
+    n = std::min(n, f.host_available_bytes / (kHostBytesPerDeviceByte * f.largest_case_buffer_bytes));
   return int(std::max<int64_t>(1, n));
 }
 

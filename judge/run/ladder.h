@@ -27,18 +27,20 @@ struct SideBySideFacts {
   unsigned cores = 1;
   int64_t host_available_bytes = 0;       // MemAvailable; 0: unknown
   int64_t device_memory_bytes = 0;        // 0: unknown (the host double)
-  int64_t largest_case_device_bytes = 0;  // check/DeviceBytesOfCase of the largest case
+  int64_t largest_case_device_bytes = 0;  // check_problem.h DeviceBytesOfCase's total, largest case
+  int64_t largest_case_buffer_bytes = 0;  // and its buffers alone, largest case
   bool one_at_a_time = false;             // --profile, --sanitize: their tools want the GPU whole
 };
 // The most chosen without --jobs: each run beside the first adds its correctness cases' GPU work
 // and its host threads, and the timed cases queue for their turn.
 inline constexpr int kMaxSideBySide = 4;
-// A run's host memory, per byte its largest case holds on the device: its inputs in their variants,
-// the case prepared next, kept outputs and fresh calls' references (expected outputs are shared, in
-// the memo). Measured on the H100 box (16 cores, 125 GiB; 2026-12-05), peak RSS of a whole
-// check-problem, memo included, over runs x largest case: prefix_sum 6.3x, softmax 5.3x, vector_add
-// 5.2x, leaky_relu 4.7x, block_sums 1.7x. 8 leaves a quarter over the worst. (16 was measured
-// before expected outputs were shared, and held vector_add and block_sums to one run at a time.)
+// A run's host memory, per byte of its largest case's buffers on the device (the outputs held in
+// device slots take no host memory): its inputs in their variants, the case prepared next, kept
+// outputs and fresh calls' references (expected outputs are shared, in the memo). Measured on the
+// H100 box (16 cores, 125 GiB; 2026-12-05), peak RSS of a whole check-problem, memo included, over
+// runs x largest case's buffers: prefix_sum 6.3x, softmax 5.3x, vector_add 5.2x, leaky_relu 4.7x,
+// block_sums 1.7x. 8 leaves a quarter over the worst. (16 was measured before expected outputs
+// were shared, and held vector_add and block_sums to one run at a time.)
 inline constexpr int64_t kHostBytesPerDeviceByte = 8;
 int SubmissionsSideBySide(const SideBySideFacts& facts);
 // The facts of this machine and of `o` (its GPU's memory when known, --profile, --sanitize); the

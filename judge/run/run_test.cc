@@ -227,6 +227,7 @@ TEST(SideBySide, TheMachineBoundsHowManySubmissionsAreJudgedAtATime) {
   h200.host_available_bytes = int64_t(120) << 30;
   h200.device_memory_bytes = int64_t(139) << 30;
   h200.largest_case_device_bytes = int64_t(1340) << 20;
+  h200.largest_case_buffer_bytes = int64_t(1340) << 20;
   EXPECT_EQ(SubmissionsSideBySide(h200), kMaxSideBySide);
   SideBySideFacts f = h200;
   f.cores = 2;  // CI
@@ -234,13 +235,18 @@ TEST(SideBySide, TheMachineBoundsHowManySubmissionsAreJudgedAtATime) {
   f = h200;
   f.host_available_bytes = int64_t(25) << 30;  // 25 GB / (8 x 1.34 GB): 2 runs' host memory
   EXPECT_EQ(SubmissionsSideBySide(f), 2);
-  f = h200;  // vector_add's 4.5 GiB case; 125 GiB free less the memo's sixth: 104 GiB / (8 x 4.5 GiB)
+  f = h200;  // vector_add's case: 4.5 GiB of buffers and 3.5 GiB of held outputs (the checked call's
+  // and 6 kept slots, on the device alone); 125 GiB free less the memo's sixth: 104 GiB / (8 x 4.5 GiB)
   f.host_available_bytes = int64_t(104) << 30;
-  f.largest_case_device_bytes = int64_t(4608) << 20;
+  f.largest_case_device_bytes = int64_t(8) << 30;
+  f.largest_case_buffer_bytes = int64_t(4608) << 20;
   EXPECT_EQ(SubmissionsSideBySide(f), 2);
+  f.largest_case_buffer_bytes = f.largest_case_device_bytes;  // counted as host memory, they would cost a run
+  EXPECT_EQ(SubmissionsSideBySide(f), 1);
   f = h200;
   f.device_memory_bytes = int64_t(16) << 30;
   f.largest_case_device_bytes = int64_t(6) << 30;  // 16 GB / (6 + 1) GB
+  f.largest_case_buffer_bytes = int64_t(4) << 30;
   f.host_available_bytes = 0;                      // unknown: not a bound
   EXPECT_EQ(SubmissionsSideBySide(f), 2);
   f = h200;
@@ -275,6 +281,32 @@ TEST_F(CasePreparation, HiddenVariantsAreAboutAsLargeAsThePublishedOne) {
     }
   }
   EXPECT_GT(redrawn, 10);  // most first draws land outside the window here: the rule did something
+}
+
+TEST(DeviceBytes, OutputsHeldOnTheDeviceAreCountedApartFromTheBuffers) {
+  auto problem = LoadProblem(std::string(JUDGE_SOURCE_DIR) + "/problems", "vector_add").value();
+  const int64_t n = int64_t(1) << 27, bytes = 4 * n;  // A, B -> C, float32
+  Case perf;
+  perf.name = "perf";
+  perf.kind = CaseKind::kPerformance;
+  perf.scalars = {{"N", n}};
+  perf.inputs["A"].generate = GeneratorSpec{};
+  perf.inputs["B"].generate = GeneratorSpec{};
+  const CaseDeviceBytes big = DeviceBytesOfCase(problem, perf);
+  const int64_t copies = problem.input_variants + 1;  // the variants and the fresh buffer
+  EXPECT_GE(big.buffers, (2 * copies + 1) * bytes);  // and a guard each
+  EXPECT_LT(big.buffers, (2 * copies + 1) * bytes + (int64_t(1) << 20));
+  // The checked call's outputs and the kept fresh calls' slots: 6 of 512 MiB, twice the 3 calls
+  // checked (256 MiB of inputs and outputs make fewer than the floor of 3).
+  EXPECT_EQ(big.held_outputs, (1 + 6) * bytes);
+  EXPECT_EQ(big.total(), big.buffers + big.held_outputs);
+
+  Case small = perf;  // 16 KiB of outputs travel with every call: nothing held
+  small.scalars = {{"N", 4096}};
+  EXPECT_EQ(DeviceBytesOfCase(problem, small).held_outputs, 0);
+  Case functional = perf;  // large, but not a performance case: only the checked call's outputs
+  functional.kind = CaseKind::kFunctional;
+  EXPECT_EQ(DeviceBytesOfCase(problem, functional).held_outputs, bytes);
 }
 
 TEST(HiddenSize, EveryGeneratedPerformanceCaseGetsAnUnpredictableTwin) {

@@ -113,6 +113,13 @@ Status CaseHarness::Setup(const CaseRequest& request) {
   for (const ParamArg& p : request.params)
     if (p.is_buffer) JUDGE_TRY(SetUpBuffer(p.buffer, request));
   fresh_variant_ = request.fresh_timed_inputs ? variants_ : -1;
+  first_outputs_held_ = false;
+  first_outputs_.Reset();
+  if (!request.diagnostic && !request.noop && FirstOutputsWaitOnDevice(OutputBytes())) {
+    auto held = DeviceBuffer::Allocate(device_, OutputBytes());
+    if (!held) return held.error();
+    first_outputs_ = std::move(*held);
+  }
   auto timer = device_.CreateTimer();
   if (!timer) return timer.error();
   timer_ = std::move(*timer);
@@ -152,9 +159,9 @@ Status CaseHarness::Calibrate(CaseReport* report) {
 
 size_t CaseHarness::OutputBytes() const { return OutputBytesPerCall(*request_); }
 
-bool CaseHarness::KeepOutputs(int call) const {
-  return OutputBytes() <= kSmallOutputBytesPerCall || call == 0 || call == planned_calls_ - 1;
-}
+// Large outputs: the first call's during the calls; the last call's after them (Run), out of the
+// exclusive turn and after call 0's, which output_calls lists first.
+bool CaseHarness::KeepOutputs(int call) const { return OutputBytes() <= kSmallOutputBytesPerCall || call == 0; }
 
 // Everything between the judge's `call` and this call's progress is on the judge's clock, and the
 // judge's trusted calibration (a no-op solve() in a worker that never loaded a submission) does the
@@ -364,7 +371,12 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
   JUDGE_TRY(CheckMemory(variant, index, &report->violation));
   if (KeepOutputs(index)) {
     report->output_calls.push_back(index);
-    JUDGE_TRY(CopyOutputs(outputs));
+    if (index == 0 && first_outputs_.get()) {
+      JUDGE_TRY(CopyOutputsOnDevice(static_cast<uint8_t*>(first_outputs_.get())));
+      first_outputs_held_ = true;
+    } else {
+      JUDGE_TRY(CopyOutputs(outputs));
+    }
   }
   channel_.Progress(progress);
   return Status::Ok();
@@ -406,8 +418,6 @@ std::variant<CaseOutput, CaseFault> CaseHarness::Run(const CaseRequest& request)
   out.report.setup_ms = SecondsSince(setup_start) * 1e3;
   out.report.output_bytes_per_call = OutputBytesPerCall(request);
   if (auto st = Calibrate(&out.report); !st) return CaseFault{FaultPhase::kSetup, st.error().message};
-  const TimingPolicy& policy = request.timing;
-  planned_calls_ = request.diagnostic ? 1 : 1 + policy.warmup_calls + policy.max_samples * (request.hot ? 2 : 1);
   channel_.Progress(ProgressMessage{ProgressStage::kReady, 0, {}, std::nullopt});
   auto fail = [](const Status& st) {
     // A fresh call's seeds that do not arrive or do not fit are the judge's side of the exchange.
@@ -415,35 +425,51 @@ std::variant<CaseOutput, CaseFault> CaseHarness::Run(const CaseRequest& request)
     return CaseFault{FaultPhase::kSolve, st.error().message,
                      st.error().code == ErrorCode::kDeviceMemory ? FaultCause::kDeviceMemory : FaultCause::kOther};
   };
+  bool sampled = false;
+  if (auto st = RunCalls(&out, &sampled); !st) return fail(st);
+  // Call 0's outputs come first in out.outputs, as report.output_calls lists them: no other large
+  // outputs were kept during the calls (KeepOutputs).
+  if (first_outputs_held_) {
+    out.outputs.resize(OutputBytes());
+    if (auto st = device_.CopyToHost(out.outputs.data(), first_outputs_.get(), OutputBytes()); !st) return fail(st);
+  }
+  // The last call's output is always kept, even for large outputs (a fresh call's went with it).
+  int last = int(out.report.calls.size()) - 1;
+  if (sampled && !out.report.calls.back().fresh &&
+      (out.report.output_calls.empty() || out.report.output_calls.back() != last)) {
+    out.report.output_calls.push_back(last);
+    if (auto st = CopyOutputs(&out.outputs); !st) return fail(st);
+  }
+  return out;
+}
+
+Status CaseHarness::RunCalls(CaseOutput* out, bool* sampled) {
+  const CaseRequest& request = *request_;
+  const TimingPolicy& policy = request.timing;
   auto start = Clock::now();
-  if (auto st = Call(CallKind::kCheck, 0, &out.report, &out.outputs); !st) return fail(st);
-  if (request.diagnostic || out.report.violation) return out;
+  JUDGE_TRY(Call(CallKind::kCheck, 0, &out->report, &out->outputs));
+  if (request.diagnostic || out->report.violation) return Status::Ok();
   int next = 1;  // variant rotation: consecutive calls never see the same input when there are several
   // A first call that alone outlasts the case's timing budget is the case's only call: it was
   // flushed and timed like any other, and first-call effects (clock ramp-up, cold TLBs) take
   // microseconds, nothing beside seconds. This keeps a 3-second serial kernel from costing 15 s
   // per large case. Warm-up likewise stops at a tenth of the budget (ShouldWarmUp).
-  if (out.report.calls.back().wall_ms / 1e3 >= policy.budget_seconds) return out;
-  for (int i = 0; ShouldWarmUp(policy, i, SecondsSince(start), out.report.calls.back().wall_ms / 1e3); ++i) {
-    if (auto st = Call(CallKind::kWarmup, next++ % variants_, &out.report, &out.outputs); !st) return fail(st);
-    if (out.report.violation) return out;
+  if (out->report.calls.back().wall_ms / 1e3 >= policy.budget_seconds) return Status::Ok();
+  for (int i = 0; ShouldWarmUp(policy, i, SecondsSince(start), out->report.calls.back().wall_ms / 1e3); ++i) {
+    JUDGE_TRY(Call(CallKind::kWarmup, next++ % variants_, &out->report, &out->outputs));
+    if (out->report.violation) return Status::Ok();
   }
-  if (auto st = Sample(CallKind::kTimed, &next, &out); !st) return fail(st);
-  if (out.report.violation) return out;
+  JUDGE_TRY(Sample(CallKind::kTimed, &next, out));
+  if (out->report.violation) return Status::Ok();
   if (request.hot) {
-    if (auto st = Sample(CallKind::kHot, &next, &out); !st) return fail(st);
-    if (out.report.violation) return out;
+    JUDGE_TRY(Sample(CallKind::kHot, &next, out));
+    if (out->report.violation) return Status::Ok();
   }
-  // Said before the last outputs are copied and sent: a large case_done takes the pipe a third of
+  // Said before the held outputs are copied and sent: a large case_done takes the pipe a third of
   // a second per 256 MiB, time the judge can give another run's timed calls.
-  channel_.Progress(ProgressMessage{ProgressStage::kSampled, int(out.report.calls.size()), {}, std::nullopt});
-  // The last call's output is always kept, even for large outputs (a fresh call's went with it).
-  int last = int(out.report.calls.size()) - 1;
-  if (!out.report.calls.back().fresh && (out.report.output_calls.empty() || out.report.output_calls.back() != last)) {
-    out.report.output_calls.push_back(last);
-    if (auto st = CopyOutputs(&out.outputs); !st) return fail(st);
-  }
-  return out;
+  channel_.Progress(ProgressMessage{ProgressStage::kSampled, int(out->report.calls.size()), {}, std::nullopt});
+  *sampled = true;
+  return Status::Ok();
 }
 
 }  // namespace judge

@@ -95,6 +95,9 @@ class CaseHarness {
   Status ReportFresh(ProgressMessage progress);
   Status CheckMemory(int variant, int call, std::optional<Violation>* violation);
   Status Sample(CallKind kind, int* next, CaseOutput* out);
+  // The calls of Run after the setup; *sampled when the timed calls ran to their end (no violation,
+  // not a single call).
+  Status RunCalls(CaseOutput* out, bool* sampled);
   Status CopyOutputs(std::string* out);
   Status CopyOutputsOnDevice(uint8_t* dst);
   Expected<uint64_t> DigestOutputs();
@@ -109,7 +112,8 @@ class CaseHarness {
   std::vector<HarnessBuffer> buffers_;  // the signature's buffers, in order
   int variants_ = 1;                    // rotated across check and warm-up calls (and timed ones without fresh inputs)
   int fresh_variant_ = -1;              // the index of the fresh buffer in each HarnessBuffer's sources, or -1
-  int planned_calls_ = 0;
+  DeviceBuffer first_outputs_;  // call 0's outputs until the timed calls end (FirstOutputsWaitOnDevice)
+  bool first_outputs_held_ = false;
   double peak_clock_mhz_ = 0;  // 0: the device cannot tell, nothing is judged throttled
 };
 

@@ -208,6 +208,20 @@ TEST(Problems, AnswersKeptPerAddressAreCaughtOnLargeOutputs) {
   EXPECT_EQ(r.Case("example")->at("verdict"), "AC");  // right wherever its cache holds the right answer
 }
 
+TEST(Problems, AFirstCallWrongOnLargeOutputsIsCaughtAndNotBlamedOnTheGuards) {
+  JudgeRun r = RunJudge({"run", SourcePath("tests/host_submissions/vector_add_wrong_first_call.cc"), "--device",
+                         "host", "--problem", "vector_add", "--testcases", SourcePath("tests/e2e/testcases/vector_add"),
+                         "--cases", "perf_256k", "-q"});
+  ASSERT_TRUE(r.report.is_object()) << r.output;
+  EXPECT_EQ(r.report["verdict"], "WA") << r.output;
+  const Json* c = r.Case("perf_256k");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ((*c)["verdict"], "WA") << r.output;
+  // Its reruns pass (its state says "not the first call"): not taken for reading past the input.
+  EXPECT_TRUE(Has((*c)["detail"].get<std::string>(), "depends on what its earlier calls left behind"))
+      << (*c)["detail"];
+}
+
 TEST(Problems, ListShowsEachEntryPointAndHowItIsChecked) {
   JudgeRun r = RunJudgeExactly({"list", "--root", Fixtures()});
   EXPECT_EQ(r.exit_code, 0) << r.output;
