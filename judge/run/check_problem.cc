@@ -81,8 +81,7 @@ ProblemCheckLine Sizes(const Problem& p, const std::vector<Case>& cases) {
   line.detail = "the largest case, " + largest->name + " (" + FormatScalars(largest->scalars) + "), takes " +
                 GiB(most) +
                 " of device memory in the worker (inputs in their variants and the fresh buffer, outputs, guards, " +
-                "outputs held for the judge)" +
-                (line.ok ? ", within " : ", more than ") + GiB(kSmallGpuBytes);
+                "outputs held for the judge)" + (line.ok ? ", within " : ", more than ") + GiB(kSmallGpuBytes);
   return line;
 }
 
@@ -298,11 +297,11 @@ CaseDeviceBytes DeviceBytesOfCase(const Problem& problem, const Case& c) {
   if (generated && c.IsPerformance() && uint64_t(output_bytes) > kSmallOutputBytesPerCall) {
     auto work = problem.WorkAt(c.scalars);
     const double flops = work ? work->flops : 0;
-    total.held_outputs += int64_t(PlanFreshFetches(input_bytes, uint64_t(output_bytes), flops,
-                                                   problem.performance_timing.min_samples,
-                                                   problem.limits.host_memory_mb)
-                                      .cap) *
-                          output_bytes;
+    total.held_outputs +=
+        int64_t(PlanFreshFetches(input_bytes, uint64_t(output_bytes), flops, problem.performance_timing.min_samples,
+                                 problem.limits.host_memory_mb)
+                    .cap) *
+        output_bytes;
   }
   return total;
 }

@@ -247,7 +247,7 @@ TEST(SideBySide, TheMachineBoundsHowManySubmissionsAreJudgedAtATime) {
   f.device_memory_bytes = int64_t(16) << 30;
   f.largest_case_device_bytes = int64_t(6) << 30;  // 16 GB / (6 + 1) GB
   f.largest_case_buffer_bytes = int64_t(4) << 30;
-  f.host_available_bytes = 0;                      // unknown: not a bound
+  f.host_available_bytes = 0;  // unknown: not a bound
   EXPECT_EQ(SubmissionsSideBySide(f), 2);
   f = h200;
   f.submissions = 3;
@@ -294,7 +294,7 @@ TEST(DeviceBytes, OutputsHeldOnTheDeviceAreCountedApartFromTheBuffers) {
   perf.inputs["B"].generate = GeneratorSpec{};
   const CaseDeviceBytes big = DeviceBytesOfCase(problem, perf);
   const int64_t copies = problem.input_variants + 1;  // the variants and the fresh buffer
-  EXPECT_GE(big.buffers, (2 * copies + 1) * bytes);  // and a guard each
+  EXPECT_GE(big.buffers, (2 * copies + 1) * bytes);   // and a guard each
   EXPECT_LT(big.buffers, (2 * copies + 1) * bytes + (int64_t(1) << 20));
   // The checked call's outputs and the kept fresh calls' slots: 6 of 512 MiB, twice the 3 calls
   // checked (256 MiB of inputs and outputs make fewer than the floor of 3).

@@ -209,8 +209,8 @@ TEST(Problems, AnswersKeptPerAddressAreCaughtOnLargeOutputs) {
 }
 
 TEST(Problems, AFirstCallWrongOnLargeOutputsIsCaughtAndNotBlamedOnTheGuards) {
-  JudgeRun r = RunJudge({"run", SourcePath("tests/host_submissions/vector_add_wrong_first_call.cc"), "--device",
-                         "host", "--problem", "vector_add", "--testcases", SourcePath("tests/e2e/testcases/vector_add"),
+  JudgeRun r = RunJudge({"run", SourcePath("tests/host_submissions/vector_add_wrong_first_call.cc"), "--device", "host",
+                         "--problem", "vector_add", "--testcases", SourcePath("tests/e2e/testcases/vector_add"),
                          "--cases", "perf_256k", "-q"});
   ASSERT_TRUE(r.report.is_object()) << r.output;
   EXPECT_EQ(r.report["verdict"], "WA") << r.output;
