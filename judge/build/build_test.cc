@@ -40,6 +40,10 @@ class FakeCompiler : public Compiler {
       r.signal = SIGXFSZ;
       return r;
     }
+    if (text.find("CANCELLED") != std::string::npos) {  // a scheduler's cancel reached the compiler too
+      r.signal = SIGTERM;
+      return r;
+    }
     if (text.find("FAIL") != std::string::npos) {
       r.exit_code = 1;
       r.output = job.source + ":2:3: error: expected ';'";
@@ -144,6 +148,25 @@ TEST_F(BuildTest, TimeoutsAreNotCached) {
   EXPECT_TRUE(first->timed_out);
   EXPECT_FALSE(cache.Build(fake, src, "sm_90", 10)->cache_hit);
   EXPECT_EQ(fake.compiles, 2);
+}
+
+// Found on a real Slurm: a task cancelled while it compiled had its compiler killed by SIGTERM, and
+// the requeued task got that "compile error" from the cache without compiling.
+TEST_F(BuildTest, ACompilerKilledFromOutsideIsNotCachedButALimitsSignalIs) {
+  FakeCompiler fake(dir_ + "/lib.so");
+  CompileCache cache(dir_ + "/cache");
+  std::string cancelled = Source("cancelled.cu", "CANCELLED");
+  auto first = cache.Build(fake, cancelled, "sm_90", 10);
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_FALSE(first->ok);
+  EXPECT_NE(first->log.find("SIGTERM"), std::string::npos) << first->log;
+  EXPECT_FALSE(cache.Build(fake, cancelled, "sm_90", 10)->cache_hit);
+  EXPECT_EQ(fake.compiles, 2);
+
+  std::string huge = Source("huge.cu", "HUGE");  // the sandbox's file size limit: the source's doing
+  EXPECT_FALSE(cache.Build(fake, huge, "sm_90", 10)->ok);
+  EXPECT_TRUE(cache.Build(fake, huge, "sm_90", 10)->cache_hit);
+  EXPECT_EQ(fake.compiles, 3);
 }
 
 // ---- the compile log filter ------------------------------------------------------------------------

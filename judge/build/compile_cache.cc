@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "judge/build/compile_cache.h"
 
+#include <signal.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -45,6 +47,12 @@ std::string CompileCacheKey(const std::string& compiler_identity, const std::vec
 }
 
 namespace {
+
+// Signals only something outside the compile sandbox sends: the sandbox's own limits end the
+// compiler by SIGXCPU or SIGXFSZ, and a crash of the compiler on a source is that source's.
+bool KilledFromOutside(int sig) {
+  return sig == SIGTERM || sig == SIGKILL || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
+}
 
 // Where a build without the cache publishes its library: a folder of this process's own, removed
 // when it exits (the library must outlive the CompileCache that built it, and a scratch folder
@@ -162,8 +170,9 @@ Expected<BuildOutcome> CompileCache::CompileAndPublish(Compiler& compiler, const
     if (!published) return published.error();
     out.library_path = base + ".so";
   }
-  // A timeout says nothing certain about the source, so it is not cached.
-  if (cached_ && !out.timed_out) {
+  // A timeout says nothing certain about the source, nor does a compiler killed from outside the
+  // sandbox (a cancelled job, the OOM killer): neither is cached.
+  if (cached_ && !out.timed_out && !KilledFromOutside(result->signal)) {
     Json meta = {{"ok", out.ok},
                  {"log", ReplaceAll(out.log, source_path, kSourceToken)},
                  {"compile_seconds", out.compile_seconds},

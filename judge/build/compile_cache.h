@@ -17,7 +17,8 @@ namespace judge {
 // Bump to invalidate every existing entry (e.g. when the flags' meaning changes).
 // v2: cached logs name the source by a token.
 // v3: compiled in the sandbox; logs quote no file but the submission (v2 logs may).
-inline constexpr const char* kCacheKeyPrefix = "gpu-judge-compile-v3";
+// v4: a compiler killed from outside is no longer cached (v3 may hold such a "compile error").
+inline constexpr const char* kCacheKeyPrefix = "gpu-judge-compile-v4";
 
 struct BuildOutcome {
   bool ok = false;
