@@ -6,6 +6,7 @@ the GPU, a GRES "gpu" backed by /dev/null stands in for the device. A task cance
 makes the merge fail (exit 5) naming its students; requeued, it grades them and the merge is
 complete. Exit 77 (skipped) where Slurm or munge is not installed or the test is not root.
 usage: test_slurm.py JUDGE_BINARY SOURCE_DIR"""
+import glob
 import json
 import os
 import re
@@ -138,6 +139,19 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+SLOW_SUM = """// Correct, and a second per call.
+#include <time.h>
+
+extern "C" void solve(const float* input, float* output, int N) {
+  const timespec second{1, 0};
+  nanosleep(&second, nullptr);
+  double s = 0;
+  for (int i = 0; i < N; ++i) s += input[i];
+  output[0] = float(s);
+}
+"""
+
+
 def read(path):
     with open(path) as f:
         return f.read()
@@ -151,8 +165,13 @@ class GradeArray(unittest.TestCase):
         cls.course = os.path.join(cls.cluster.dir, "CS 101 (it's)")
         cls.students = os.path.join(cls.course, "students")
         os.makedirs(cls.students)
-        for name in ("good_sum.cc", "slow_sum.cc", "crash_on_large.cc", "float_accumulate.cc"):
+        for name in ("good_sum.cc", "crash_on_large.cc", "float_accumulate.cc"):
             shutil.copy(os.path.join(SRC, "tests/host_submissions", name), cls.students)
+        # Shard 1 grades slow_sum.cc last, and a test cancels it while it does: a second per call
+        # makes that about 10 s. The 4 s host_submissions/slow_sum.cc takes were missed twice on a
+        # loaded two-core machine (the shard had finished when the cancel landed: merge complete).
+        with open(os.path.join(cls.students, "slow_sum.cc"), "w") as f:
+            f.write(SLOW_SUM)
         cls.host = ["--device", "host", "--testcases", os.path.join(SRC, "tests/e2e/testcases/reduction"), "--root", SRC]
         if os.environ.get("JUDGE_CACHE_DIR"):
             cls.host += ["--cache-dir", os.environ["JUDGE_CACHE_DIR"]]
@@ -182,8 +201,8 @@ class GradeArray(unittest.TestCase):
         self.assertEqual(self.cluster.wait_ended(merge), ("FAILED", "5:0"))  # afterany: it ran, and said so
 
         # Shard 1 grades float_accumulate.cc, then slow_sum.cc. A wrong answer is graded in a moment
-        # (with its compile in the shared cache, before the cancel can land); slow_sum.cc is timed
-        # for seconds, so it is always left. Whatever the shard had finished is in the merge.
+        # (with its compile in the shared cache, before the cancel can land); slow_sum.cc takes
+        # about 10 s, so it is always left. Whatever the shard had finished is in the merge.
         log = read(os.path.join(results, "logs", f"merge-{merge}.log"))
         self.assertIn("NOT GRADED", log)
         batch = json.loads(read(os.path.join(results, "batch.json")))
@@ -217,8 +236,9 @@ class GradeArray(unittest.TestCase):
         self.assertTrue(batch["complete"])
         self.assertEqual(batch["not_graded"], [])
         verdicts = {e["name"]: e["verdict"] for e in batch["entries"]}
+        reports = glob.glob(os.path.join(results, "submissions", "*", "summary.md"))
         self.assertEqual(verdicts, {"crash_on_large.cc": "RE", "float_accumulate.cc": "WA", "good_sum.cc": "AC",
-                                    "slow_sum.cc": "AC"})
+                                    "slow_sum.cc": "AC"}, "".join(read(p)[:2000] for p in reports))
 
     def test_a_request_no_node_can_meet_is_not_submitted(self):
         before = self.cluster.run("squeue", "-h").stdout
