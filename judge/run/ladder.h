@@ -39,8 +39,10 @@ inline constexpr int kMaxSideBySide = 4;
 // outputs and fresh calls' references (expected outputs are shared, in the memo). Measured on the
 // H100 box (16 cores, 125 GiB; 2026-12-05), peak RSS of a whole check-problem, memo included, over
 // runs x largest case's buffers: prefix_sum 6.3x, softmax 5.3x, vector_add 5.2x, leaky_relu 4.7x,
-// block_sums 1.7x. 8 leaves a quarter over the worst. (16 was measured before expected outputs
-// were shared, and held vector_add and block_sums to one run at a time.)
+// block_sums 1.7x; since large outputs wait on the device (2026-12-06, reaching host memory after
+// the turns, when more runs hold theirs at once) softmax 7.1x. 8 leaves an eighth over the worst.
+// (16 was measured before expected outputs were shared, and held vector_add and block_sums to one
+// run at a time.)
 inline constexpr int64_t kHostBytesPerDeviceByte = 8;
 int SubmissionsSideBySide(const SideBySideFacts& facts);
 // The facts of this machine and of `o` (its GPU's memory when known, --profile, --sanitize); the
