@@ -113,7 +113,6 @@ Status CaseHarness::Setup(const CaseRequest& request) {
   for (const ParamArg& p : request.params)
     if (p.is_buffer) JUDGE_TRY(SetUpBuffer(p.buffer, request));
   fresh_variant_ = request.fresh_timed_inputs ? variants_ : -1;
-  first_outputs_held_ = false;
   first_outputs_.Reset();
   if (!request.diagnostic && !request.noop && FirstOutputsWaitOnDevice(OutputBytes())) {
     auto held = DeviceBuffer::Allocate(device_, OutputBytes());
@@ -371,12 +370,10 @@ Status CaseHarness::Call(CallKind kind, int variant, CaseReport* report, std::st
   JUDGE_TRY(CheckMemory(variant, index, &report->violation));
   if (KeepOutputs(index)) {
     report->output_calls.push_back(index);
-    if (index == 0 && first_outputs_.get()) {
+    if (index == 0 && first_outputs_.get())
       JUDGE_TRY(CopyOutputsOnDevice(static_cast<uint8_t*>(first_outputs_.get())));
-      first_outputs_held_ = true;
-    } else {
+    else
       JUDGE_TRY(CopyOutputs(outputs));
-    }
   }
   channel_.Progress(progress);
   return Status::Ok();
@@ -427,9 +424,9 @@ std::variant<CaseOutput, CaseFault> CaseHarness::Run(const CaseRequest& request)
   };
   bool sampled = false;
   if (auto st = RunCalls(&out, &sampled); !st) return fail(st);
-  // Call 0's outputs come first in out.outputs, as report.output_calls lists them: no other large
-  // outputs were kept during the calls (KeepOutputs).
-  if (first_outputs_held_) {
+  // Call 0's outputs (held whenever RunCalls got past it) come first in out.outputs, as
+  // report.output_calls lists them: no other large outputs were kept during the calls (KeepOutputs).
+  if (first_outputs_.get()) {
     out.outputs.resize(OutputBytes());
     if (auto st = device_.CopyToHost(out.outputs.data(), first_outputs_.get(), OutputBytes()); !st) return fail(st);
   }

@@ -113,8 +113,7 @@ class CaseHarness {
   int variants_ = 1;                    // rotated across check and warm-up calls (and timed ones without fresh inputs)
   int fresh_variant_ = -1;              // the index of the fresh buffer in each HarnessBuffer's sources, or -1
   DeviceBuffer first_outputs_;          // call 0's outputs until the timed calls end (FirstOutputsWaitOnDevice)
-  bool first_outputs_held_ = false;
-  double peak_clock_mhz_ = 0;  // 0: the device cannot tell, nothing is judged throttled
+  double peak_clock_mhz_ = 0;           // 0: the device cannot tell, nothing is judged throttled
 };
 
 }  // namespace judge
