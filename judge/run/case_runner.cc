@@ -703,9 +703,11 @@ void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome,
   // on this thread (a worker it starts dies with the thread that started it).
   if (j.diagnose) {
     GpuTurns::Turn rerun_turn = SharedTurnIf(timed);
-    // A rerun that passes explains the failure only if the failure comes back: run once more as at
-    // first, only then (a submission that keeps state between calls passes any rerun).
-    auto reproduced = [&] {
+    // A rerun that passes explains the failure only if the failure comes back when the call runs
+    // as at first (a submission that keeps state between calls passes any rerun); when it does
+    // not, ExplainNotReproduced says so and nothing else is concluded.
+    auto holds = [&](const std::optional<CheckResult>& rerun) {
+      if (!rerun || !rerun->passed) return true;
       CaseRequest again = BuildCaseRequest(problem_, c);
       again.diagnostic = true;
       return !ExplainNotReproduced(Rerun(c, again), &j);
@@ -714,13 +716,13 @@ void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome,
     zero_guard.diagnostic = true;
     zero_guard.guard_nan = false;
     const auto guarded = Rerun(c, zero_guard);
-    if ((!guarded || !guarded->passed || reproduced()) && !ExplainWithZeroGuard(problem_, guarded, &j) &&
-        !problem_.zero_init_outputs) {
+    const bool said = !holds(guarded) || ExplainWithZeroGuard(problem_, guarded, &j);
+    if (!said && !problem_.zero_init_outputs) {
       CaseRequest zero_out = BuildCaseRequest(problem_, c);
       zero_out.diagnostic = true;
       zero_out.zero_outputs = true;
       const auto zeroed = Rerun(c, zero_out);
-      if (!zeroed || !zeroed->passed || reproduced()) ExplainWithZeroOutputs(zeroed, &j);
+      if (holds(zeroed)) ExplainWithZeroOutputs(zeroed, &j);
     }
   }
   result.verdict = j.verdict;
