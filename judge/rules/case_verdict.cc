@@ -143,8 +143,9 @@ FetchPlan PlanFetches(size_t size, size_t window, uint64_t output_bytes_per_call
   return FetchPlan{size, std::max<size_t>(window, 1), cap};
 }
 
-FetchPlan PlanFreshFetches(int64_t input_bytes_per_call, uint64_t output_bytes_per_call, double flops_per_call,
-                           int min_samples, double host_memory_mb) {
+std::optional<FetchPlan> PlanFreshFetches(int64_t input_bytes_per_call, uint64_t output_bytes_per_call,
+                                          double flops_per_call, int min_samples, double host_memory_mb) {
+  if (output_bytes_per_call <= kSmallOutputBytesPerCall) return std::nullopt;
   const int64_t bytes = input_bytes_per_call + int64_t(output_bytes_per_call);
   return PlanFetches(size_t(FreshCallsToCheck(kFreshCallsCheckedMax, bytes, flops_per_call)),
                      size_t(std::max(1, min_samples)), output_bytes_per_call, host_memory_mb);

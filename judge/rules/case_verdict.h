@@ -96,10 +96,11 @@ FetchPlan PlanFetches(size_t size, size_t window, uint64_t output_bytes_per_call
 // Fresh call `ordinal` (0-based) has ended with `held` calls held: the slot it takes (== held:
 // one more), or nullopt when it is not fetched. `draw` is a secret number for this call.
 std::optional<size_t> FetchSlot(const FetchPlan& plan, size_t ordinal, size_t held, uint64_t draw);
-// The plan of a timed case whose large outputs are fetched: FreshCallsToCheck of its calls, drawn
-// over the first `min_samples`. Its cap is the slots the worker makes (CaseRequest::kept_slots)
-// and the device memory they take (run/check_problem.h DeviceBytesOfCase): one definition.
-FetchPlan PlanFreshFetches(int64_t input_bytes_per_call, uint64_t output_bytes_per_call, double flops_per_call,
+// The plan of a timed case with fresh inputs: FreshCallsToCheck of its calls, drawn over the first
+// `min_samples`, when its outputs are too large to travel with each call (kSmallOutputBytesPerCall);
+// none when they travel. Its cap is the slots the worker makes (CaseRequest::kept_slots) and the
+// device memory they take (run/check_problem.h DeviceBytesOfCase): one definition.
+std::optional<FetchPlan> PlanFreshFetches(int64_t input_bytes_per_call, uint64_t output_bytes_per_call, double flops_per_call,
                            int min_samples, double host_memory_mb);
 
 OutputJudgement JudgeOutputs(int variants, const CaseReport& report, const std::string& outputs,

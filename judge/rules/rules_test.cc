@@ -481,15 +481,20 @@ TEST(FetchPlan, HeldOutputsStayWithinAQuarterOfTheWorkersHostMemory) {
 TEST(FetchPlan, AFreshCasesPlanFollowsItsBytesAndWork) {
   const int64_t mib = int64_t(1) << 20;
   // softmax at 16384 x 4096: 256 MiB in and out a call, 3 checks over the first 30 calls, 6 slots.
-  FetchPlan softmax = PlanFreshFetches(256 * mib, uint64_t(256 * mib), 0, 30, 16384);
-  EXPECT_EQ(softmax.size, 3u);
-  EXPECT_EQ(softmax.window, 30u);
-  EXPECT_EQ(softmax.cap, 6u);
+  std::optional<FetchPlan> softmax = PlanFreshFetches(256 * mib, uint64_t(256 * mib), 0, 30, 16384);
+  ASSERT_TRUE(softmax.has_value());
+  EXPECT_EQ(softmax->size, 3u);
+  EXPECT_EQ(softmax->window, 30u);
+  EXPECT_EQ(softmax->cap, 6u);
   // 1 MiB a call: kFreshCheckBytes affords 128 checks, capped at the maximum.
-  EXPECT_EQ(PlanFreshFetches(mib, uint64_t(mib), 0, 30, 16384).size, size_t(kFreshCallsCheckedMax));
+  EXPECT_EQ(PlanFreshFetches(mib, uint64_t(mib), 0, 30, 16384)->size, size_t(kFreshCallsCheckedMax));
   // A 2048^3 matmul's work bounds it to 3 (17 GFLOP a reference run).
-  EXPECT_EQ(PlanFreshFetches(32 * mib, uint64_t(16 * mib), 2.0 * 2048 * 2048 * 2048, 30, 16384).size, 3u);
-  EXPECT_EQ(PlanFreshFetches(mib, uint64_t(mib), 0, 0, 16384).window, 1u);  // no window: the first call
+  EXPECT_EQ(PlanFreshFetches(32 * mib, uint64_t(16 * mib), 2.0 * 2048 * 2048 * 2048, 30, 16384)->size, 3u);
+  EXPECT_EQ(PlanFreshFetches(mib, uint64_t(mib), 0, 0, 16384)->window, 1u);  // no window: the first call
+  // Outputs that travel with every call need no plan (and the worker no slots): a reduction's one float.
+  EXPECT_FALSE(PlanFreshFetches(mib, 4, 0, 30, 16384).has_value());
+  EXPECT_FALSE(PlanFreshFetches(mib, kSmallOutputBytesPerCall, 0, 30, 16384).has_value());
+  EXPECT_TRUE(PlanFreshFetches(mib, kSmallOutputBytesPerCall + 1, 0, 30, 16384).has_value());
 }
 
 }  // namespace

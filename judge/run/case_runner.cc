@@ -550,11 +550,12 @@ CaseResult CaseRunner::RunCase(const PreparedCase& c, bool check_only) {
   if (!timed) request.timing = problem_.functional_timing;
   request.hot = config_.hot && timed;
   request.fresh_timed_inputs = timed && WantsFreshInputs(c);
-  if (request.fresh_timed_inputs && OutputBytesPerCall(request) > kSmallOutputBytesPerCall) {
-    fetch_plan_ = PlanFreshFetches(InputBytesPerCall(request), OutputBytesPerCall(request), case_flops_,
-                                   request.timing.min_samples, problem_.limits.host_memory_mb);
-    request.kept_slots = int(fetch_plan_.cap);
-  }
+  if (request.fresh_timed_inputs)
+    if (auto plan = PlanFreshFetches(InputBytesPerCall(request), OutputBytesPerCall(request), case_flops_,
+                                     request.timing.min_samples, problem_.limits.host_memory_mb)) {
+      fetch_plan_ = *plan;
+      request.kept_slots = int(plan->cap);
+    }
   // Beside other runs, the timed calls (and the calibration they are measured against) have the
   // GPU alone; the checks after them share it again.
   GpuTurns::Turn turn = timed ? GpuTurns::Exclusive(config_.turns.get()) : GpuTurns::Shared(config_.turns.get());

@@ -293,15 +293,13 @@ CaseDeviceBytes DeviceBytesOfCase(const Problem& problem, const Case& c) {
     if (p.IsChecked()) output_bytes += bytes;
   }
   if (FirstOutputsWaitOnDevice(uint64_t(output_bytes))) total.held_outputs += output_bytes;
-  // A timed case with fresh inputs keeps drawn calls' large outputs in device slots.
-  if (generated && c.IsPerformance() && uint64_t(output_bytes) > kSmallOutputBytesPerCall) {
+  // A timed case with fresh inputs (at most: every generated one) keeps drawn calls' large outputs
+  // in device slots.
+  if (generated && c.IsPerformance()) {
     auto work = problem.WorkAt(c.scalars);
-    const double flops = work ? work->flops : 0;
-    total.held_outputs +=
-        int64_t(PlanFreshFetches(input_bytes, uint64_t(output_bytes), flops, problem.performance_timing.min_samples,
-                                 problem.limits.host_memory_mb)
-                    .cap) *
-        output_bytes;
+    if (auto plan = PlanFreshFetches(input_bytes, uint64_t(output_bytes), work ? work->flops : 0,
+                                     problem.performance_timing.min_samples, problem.limits.host_memory_mb))
+      total.held_outputs += int64_t(plan->cap) * output_bytes;
   }
   return total;
 }
