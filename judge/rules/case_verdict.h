@@ -100,8 +100,8 @@ std::optional<size_t> FetchSlot(const FetchPlan& plan, size_t ordinal, size_t he
 // `min_samples`, when its outputs are too large to travel with each call (kSmallOutputBytesPerCall);
 // none when they travel. Its cap is the slots the worker makes (CaseRequest::kept_slots) and the
 // device memory they take (run/check_problem.h DeviceBytesOfCase): one definition.
-std::optional<FetchPlan> PlanFreshFetches(int64_t input_bytes_per_call, uint64_t output_bytes_per_call, double flops_per_call,
-                           int min_samples, double host_memory_mb);
+std::optional<FetchPlan> PlanFreshFetches(int64_t input_bytes_per_call, uint64_t output_bytes_per_call,
+                                          double flops_per_call, int min_samples, double host_memory_mb);
 
 OutputJudgement JudgeOutputs(int variants, const CaseReport& report, const std::string& outputs,
                              const CallChecker& check);
