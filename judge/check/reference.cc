@@ -359,7 +359,7 @@ Expected<ExpectedOutputs> Reference::Compute(const Problem& problem, const Case&
 }
 
 Expected<CheckResult> Reference::Check(const Problem& problem, const Case& c, const ExpectedOutputs& expected,
-                                       const std::string& got) const {
+                                       std::string_view got) const {
   if (!has_check_) return MakeError(ErrorCode::kInternal, name_ + " has no judge_check");
   auto prepared = Prepare(problem, c);
   if (!prepared) return prepared.error();

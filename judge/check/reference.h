@@ -7,6 +7,7 @@
 // inputs from and writes the expected values into memory shared with the judge, so a crash or a
 // hang is an IE that names the reference, and the judge carries on.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "judge/build/compile_cache.h"
@@ -47,7 +48,7 @@ class Reference {
   // The problem's own checker (check kind "reference"): the outputs of one call (`got`, every
   // checked buffer concatenated, raw) against `expected`, the inputs made again from `c`.
   Expected<CheckResult> Check(const Problem& problem, const Case& c, const ExpectedOutputs& expected,
-                              const std::string& got) const;
+                              std::string_view got) const;
   const std::string& name() const { return name_; }
 
  private:

@@ -25,8 +25,8 @@ std::vector<const Param*> OutputParams(const Problem& problem) {
 }
 
 // The judge fills outputs with 0xFF bytes (NaN) before each call: still all 0xFF means unwritten.
-bool AllPoison(const std::string& bytes) {
-  return !bytes.empty() && bytes.find_first_not_of('\xff') == std::string::npos;
+bool AllPoison(std::string_view bytes) {
+  return !bytes.empty() && bytes.find_first_not_of('\xff') == std::string_view::npos;
 }
 
 }  // namespace
@@ -109,7 +109,7 @@ Failure WhileLoading(Failure failure) {
 }
 
 std::pair<CheckResult, std::string> CheckCall(const Problem& problem, const ExpectedOutputs& expected,
-                                              const std::string& bytes) {
+                                              std::string_view bytes) {
   auto outputs = OutputParams(problem);
   CheckResult worst;
   worst.passed = true;
@@ -159,15 +159,17 @@ std::optional<size_t> FetchSlot(const FetchPlan& plan, size_t ordinal, size_t he
   return size_t((draw >> 32) % held);
 }
 
-OutputJudgement JudgeOutputs(int variants, const CaseReport& rep, const std::string& outputs,
+OutputJudgement JudgeOutputs(int variants, const CaseReport& rep, std::string_view outputs,
                              const CallChecker& check_call) {
   OutputJudgement j;
-  std::map<int, std::string> first_output_of_variant;
+  // Views into `outputs`: a call's outputs can be hundreds of MB, and a copy of them costs as much
+  // as checking them (page faults).
+  std::map<int, std::string_view> first_output_of_variant;
   const size_t per_call = rep.output_bytes_per_call;
   for (size_t i = 0; i < rep.output_calls.size(); ++i) {
     const int index = rep.output_calls[i];
     const CallRecord& call = rep.calls[size_t(index)];
-    std::string bytes = outputs.substr(i * per_call, per_call);
+    const std::string_view bytes = outputs.substr(i * per_call, per_call);
     auto [check, buffer] = check_call(call.variant, bytes);
     if (!check.checker_error.empty()) {  // the problem's checker failed: the judge's fault, nothing to diagnose
       j.verdict = Verdict::kInternalError;

@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "judge/check/case_preparation.h"
@@ -71,7 +72,7 @@ int FreshCallsToCheck(int fresh_calls, int64_t input_bytes_per_call, double flop
 
 // One call's outputs (every checked buffer, concatenated) against input variant `variant`'s
 // expected outputs: the worst buffer's result and that buffer's name.
-using CallChecker = std::function<std::pair<CheckResult, std::string>(int variant, const std::string& bytes)>;
+using CallChecker = std::function<std::pair<CheckResult, std::string>(int variant, std::string_view bytes)>;
 
 // Which fresh calls with large outputs the judge fetches after they end (their outputs do not
 // travel with every call). Each call's draw is its own, from the run secret, made after it ends:
@@ -103,12 +104,12 @@ std::optional<size_t> FetchSlot(const FetchPlan& plan, size_t ordinal, size_t he
 std::optional<FetchPlan> PlanFreshFetches(int64_t input_bytes_per_call, uint64_t output_bytes_per_call,
                                           double flops_per_call, int min_samples, double host_memory_mb);
 
-OutputJudgement JudgeOutputs(int variants, const CaseReport& report, const std::string& outputs,
+OutputJudgement JudgeOutputs(int variants, const CaseReport& report, std::string_view outputs,
                              const CallChecker& check);
 
 // CallChecker's rule for tolerance and exact checks: each buffer against its expected values.
 std::pair<CheckResult, std::string> CheckCall(const Problem& problem, const ExpectedOutputs& expected,
-                                              const std::string& bytes);
+                                              std::string_view bytes);
 
 // The first diagnostic rerun, with zeros instead of NaN after every input. Passing then means the
 // submission reads past the end of its input (MV); a finite wrong answer there shows the

@@ -128,7 +128,7 @@ class JudgeOutputsTest : public ::testing::Test {
   // Two input variants whose sums are 100 and 200.
   std::vector<ExpectedOutputs> expected = {ExpectedOutputs{{{100.0}}, {}}, ExpectedOutputs{{{200.0}}, {}}};
   OutputJudgement Judge(const CaseReport& report, const std::string& outputs) const {
-    return JudgeOutputs(int(expected.size()), report, outputs, [this](int v, const std::string& bytes) {
+    return JudgeOutputs(int(expected.size()), report, outputs, [this](int v, std::string_view bytes) {
       return CheckCall(problem, expected[size_t(v)], bytes);
     });
   }
@@ -419,7 +419,7 @@ TEST(JudgeOutputsChecker, AFailingCheckerIsAnInternalError) {
   r.output_calls = {0};
   r.calls.push_back(CallRecord{CallKind::kCheck, 0, 0.01, 0.02});
   r.output_bytes_per_call = 4;
-  OutputJudgement j = JudgeOutputs(1, r, std::string(4, '\0'), [](int, const std::string&) {
+  OutputJudgement j = JudgeOutputs(1, r, std::string(4, '\0'), [](int, std::string_view) {
     CheckResult failed;
     failed.custom = true;
     failed.checker_error = "the problem's checker failed: killed by SIGSEGV";

@@ -475,7 +475,7 @@ std::optional<Failure> CaseRunner::CollectKept(WorkerSession& session, const Cas
 }
 
 std::pair<CheckResult, std::string> CaseRunner::CheckOneCall(const Case& inputs, const ExpectedOutputs& expected,
-                                                             const std::string& bytes) const {
+                                                             std::string_view bytes) const {
   if (problem_.check.kind != CheckKind::kReference || !config_.reference) return CheckCall(problem_, expected, bytes);
   auto r = config_.reference->Check(problem_, inputs, expected, bytes);
   if (r) {
@@ -696,7 +696,7 @@ void CaseRunner::Judge(const PreparedCase& c, const Outcome& outcome,
   };
   OutputJudgement j;
   BesideTimedCalls(timed, [&] {
-    j = JudgeOutputs(int(c.expected.size()), outcome.report, outcome.outputs, [&](int v, const std::string& bytes) {
+    j = JudgeOutputs(int(c.expected.size()), outcome.report, outcome.outputs, [&](int v, std::string_view bytes) {
       return CheckOneCall(variant_case(v), *c.expected.at(size_t(v)), bytes);
     });
   });
@@ -805,7 +805,9 @@ std::optional<CheckResult> CaseRunner::Rerun(const PreparedCase& c, const CaseRe
   if (o.failure || o.report.violation || o.report.output_calls.empty()) return std::nullopt;
   Case published = c.spec;
   published.inputs = c.variant_inputs.at(0);
-  CheckResult r = CheckOneCall(published, *c.expected[0], o.outputs.substr(0, o.report.output_bytes_per_call)).first;
+  CheckResult r =
+      CheckOneCall(published, *c.expected[0], std::string_view(o.outputs).substr(0, o.report.output_bytes_per_call))
+          .first;
   if (!r.checker_error.empty()) return std::nullopt;  // says nothing about the submission
   return r;
 }

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "judge/check/case_preparation.h"
@@ -135,7 +136,7 @@ class CaseRunner {
   // One call's outputs against one variant's expected ones, by the problem's check (its own
   // checker for "reference": a child process of the reference, on the case's inputs made again).
   std::pair<CheckResult, std::string> CheckOneCall(const Case& inputs, const ExpectedOutputs& expected,
-                                                   const std::string& bytes) const;
+                                                   std::string_view bytes) const;
   // `timed`: the case's timed calls were just made, and the runner holds no turn (RunCase).
   void Judge(const PreparedCase& c, const Outcome& outcome, const std::optional<std::pair<double, double>>& calibration,
              bool timed, CaseResult& result);
