@@ -26,7 +26,10 @@ check() {  # problem version label
   [ "$(left)" -le 75 ] && { echo "$1 $3 $2: not started (budget)" >> $out/summary.txt; return; }
   local s=$(date +%s)
   # The host memory the whole check takes (all its concurrent runs), for a per-problem memory factor.
-  ( lo=999999999; while sleep 0.5; do a=$(awk '/MemAvailable/{print $2}' /proc/meminfo); [ $a -lt $lo ] && lo=$a && echo $lo > /tmp/memlo; done ) & local sampler=$!
+  # Seeded before the sampler starts, so a check shorter than its period still reports a value.
+  avail() { awk '/MemAvailable/{print $2}' /proc/meminfo; }
+  avail > /tmp/memlo
+  ( while sleep 0.5; do a=$(avail); [ $a -lt $(cat /tmp/memlo) ] && echo $a > /tmp/memlo; done ) & local sampler=$!
   timeout $(left) /usr/bin/time -v /tmp/b-$2/judge check-problem $1 --root $root --side-by-side 0 > $out/$1-$3-$2.txt 2> /tmp/check.log
   echo "$1 $3 $2: exit $? in $(( $(date +%s) - s )) s: $(grep -E '^result:' $out/$1-$3-$2.txt | tail -1)" >> $out/summary.txt
   grep -hE "Elapsed|User time|System time|Maximum resident|Minor" /tmp/check.log | sed "s/^/    /" >> $out/summary.txt
