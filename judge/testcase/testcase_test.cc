@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 
 #include "judge/problem/problem.h"
@@ -51,6 +52,26 @@ TEST_F(TestcaseTest, TheShippedTestcasesLoad) {
   }
   EXPECT_TRUE(has_perf);
   EXPECT_TRUE(has_max);
+}
+
+// Integer-valued reduction cases promise an exact answer in any summation order, float atomics
+// included: that holds only while every partial sum stays under 2^24 in every hidden draw (the
+// variants redraw the values). 12 standard deviations of the sum (the mean's drift added) leave
+// no draw that crosses; [-1000, 1000] at N = 10^8 crossed in about one draw in 130 and gave
+// article version 05 a WA on an H100 (2026-12-06).
+TEST_F(TestcaseTest, IntegerValuedReductionCasesStayExactInFloatInEveryDraw) {
+  auto cases = LoadTestcaseDir(std::string(JUDGE_SOURCE_DIR) + "/testcases/reduction", problem_);
+  ASSERT_TRUE(cases.ok()) << cases.error().message;
+  int integer_cases = 0;
+  for (const auto& c : *cases) {
+    const auto& g = c.inputs.at("input").generate;
+    if (!g || g->dist != "uniform_int" || c.kind == CaseKind::kStress) continue;
+    ++integer_cases;
+    const double n = double(c.scalars.at("N")), width = g->high - g->low + 1;
+    const double mean = (g->low + g->high) / 2, sd = std::sqrt((width * width - 1) / 12);
+    EXPECT_LT(std::fabs(mean) * n + 12 * sd * std::sqrt(n), 0x1.0p24) << c.name << " (" << c.source_file << ")";
+  }
+  EXPECT_GE(integer_cases, 2);  // max_n_mixed_int and perf_100m at least
 }
 
 TEST(SelectCases, AllIsAKeywordAndStressRunsOnlyWhenNamed) {
